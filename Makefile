@@ -1,0 +1,34 @@
+# One task runner, used by people and by CI alike.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: setup ingest serve run test check bench bench-import
+
+$(BIN)/isnad-graphql: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+setup: $(BIN)/isnad-graphql
+
+ingest: setup
+	$(BIN)/isnad-graphql ingest
+
+serve: setup
+	$(BIN)/isnad-graphql serve
+
+# Build the database from ../shared/data, then serve it on http://127.0.0.1:8000/graphql
+run: ingest serve
+
+test: setup
+	$(BIN)/pytest -q
+
+check: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+bench-import: setup
+	$(BIN)/python -m bench.import_bench

@@ -1,0 +1,1 @@
+"""isnad-graphql: a read-only GraphQL API over the hadith and narrator graph."""

@@ -1,0 +1,248 @@
+"""What the data-access layer returns: plain, immutable records, one per thing read."""
+
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRecord:
+    source_id: str
+    title: str
+    source_type: str
+    author: str | None
+    repository: str | None
+    commit_sha: str | None
+    upstream_path: str | None
+    licence: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SourceKey:
+    """A record of a source that a claim comes from."""
+
+    role: str
+    source_id: str
+    edition_id: str | None
+    source_key: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CollectionRecord:
+    collection_id: int
+    code: str
+    name_en: str | None
+    name_ar: str | None
+    name_fr: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class BookRecord:
+    book_id: int
+    number: str | None
+    title_ar: str | None
+    title_en: str | None
+    title_fr: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChapterRecord:
+    chapter_id: int
+    number: str | None
+    title_ar: str | None
+    title_en: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class HadithRecord:
+    hadith_id: int
+    canonical_reference: str
+    canonical_number: str | None
+    in_book_reference: str | None
+    text_ar: str | None
+    text_fr: str | None
+    collection: CollectionRecord
+    book: BookRecord | None
+    chapter: ChapterRecord | None
+    sources: tuple[SourceKey, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChainRecord:
+    chain_id: int
+    hadith_id: int
+    chain_number: int
+    origin: str
+    alignment_score: float | None
+    source_id: str
+    source_key: str
+
+
+@dataclass(frozen=True, slots=True)
+class NodeRecord:
+    node_id: int
+    chain_id: int
+    position: int
+    narrator_id: int | None
+    mention_ar: str | None
+    transmission_term_ar: str | None
+    resolution_status: str
+    confidence: float | None
+    method: str
+    source_key: str
+
+
+@dataclass(frozen=True, slots=True)
+class PassageRecord:
+    passage_id: int
+    hadith_id: int
+    source_id: str
+    marker_no: str | None
+    seq: int
+    passage_kind: str
+    heading: str | None
+    text: str
+    page: str | None
+    alignment_status: str
+    alignment_confidence: float | None
+    source_key: str
+
+
+@dataclass(frozen=True, slots=True)
+class NarratorRecord:
+    narrator_id: int
+    name_ar: str | None
+    name_latin: str | None
+    canonical_display: str | None
+    name_fr: str | None
+    generation: int | None
+    grade_tier: str | None
+    region: str | None
+    birth_year_hijri: int | None
+    death_year_hijri: int | None
+    chain_node_count: int
+    source_id: str
+    source_key: str
+
+
+@dataclass(frozen=True, slots=True)
+class VariantRecord:
+    narrator_id: int
+    form: str
+    script: str
+    kind: str
+    source_id: str
+    source_key: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class LegacyFieldRecord:
+    narrator_id: int
+    field: str
+    value: str
+    source_id: str
+    source_key: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeLinkRecord:
+    narrator_id: int
+    notice_id: int
+    entry_id: str
+    text: str
+    page: str | None
+    work_source_id: str
+    status: str
+    method: str
+    confidence: float | None
+    link_source_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class AssertionRecord:
+    narrator_id: int
+    field: str
+    value: str
+    scholar: str
+    source_id: str
+    notice_id: int | None
+    locator: str | None
+    source_key: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RelationRecord:
+    relation_id: int
+    teacher_id: int
+    student_id: int
+    status: str
+    method: str
+    confidence: float | None
+    source_id: str
+    source_key: str
+
+
+@dataclass(frozen=True, slots=True)
+class OccurrenceRecord:
+    """A confirmed chain node of a narrator, with its hadith."""
+
+    narrator_id: int
+    hadith_id: int
+    canonical_reference: str
+    chain_id: int
+    chain_source_id: str
+    chain_source_key: str
+    node_id: int
+    position: int
+    node_source_key: str
+
+
+@dataclass(frozen=True, slots=True)
+class OccurrenceCounts:
+    occurrence_count: int
+    distinct_hadith_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class ObservationRecord:
+    """Two narrators adjacent in an observed chain: `upper` is nearer the Prophet than `lower`."""
+
+    hadith_id: int
+    canonical_reference: str
+    chain_id: int
+    chain_source_id: str
+    chain_source_key: str
+    upper_node: NodeRecord
+    lower_node: NodeRecord
+
+
+@dataclass(frozen=True, slots=True)
+class Page(Generic[T]):
+    """A bounded list: its items, and whether more exist beyond them."""
+
+    items: tuple[T, ...]
+    truncated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HadithHitRecord:
+    hadith_id: int
+    canonical_reference: str
+    collection_code: str
+    text_ar: str | None
+    text_fr: str | None
+    score: float | None
+    source_id: str
+    edition_id: str | None
+    source_key: str
+    text_fr_edition_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class NarratorHitRecord:
+    narrator: NarratorRecord
+    matched_form: str
+    form_source_id: str
+    form_source_key: str | None
+    score: float

@@ -1,0 +1,200 @@
+"""The tables and the view the API reads, as the importer's schema (ingest/schema.sql) defines them.
+
+Only the columns the API reads are declared. The schema is chosen by the connection's search_path.
+"""
+
+from sqlalchemy import Boolean, Column, Float, Integer, MetaData, Table, Text
+
+metadata = MetaData()
+
+
+def _text(name: str) -> Column[str]:
+    return Column(name, Text)
+
+
+def _int(name: str) -> Column[int]:
+    return Column(name, Integer)
+
+
+source = Table(
+    "source",
+    metadata,
+    _text("source_id"),
+    _text("title"),
+    _text("source_type"),
+    _text("author"),
+    _text("repository"),
+    _text("commit_sha"),
+    _text("upstream_path"),
+    _text("licence"),
+)
+edition = Table("edition", metadata, _text("edition_id"), _text("source_id"), _text("language"), _text("title"))
+collection = Table(
+    "collection", metadata, _int("collection_id"), _text("code"), _text("name_en"), _text("name_ar"), _text("name_fr")
+)
+book = Table(
+    "book",
+    metadata,
+    _int("book_id"),
+    _int("collection_id"),
+    _text("number"),
+    _text("title_ar"),
+    _text("title_en"),
+    _text("title_fr"),
+)
+chapter = Table(
+    "chapter", metadata, _int("chapter_id"), _int("book_id"), _text("number"), _text("title_ar"), _text("title_en")
+)
+hadith = Table(
+    "hadith",
+    metadata,
+    _int("hadith_id"),
+    _int("collection_id"),
+    _int("book_id"),
+    _int("chapter_id"),
+    _text("canonical_number"),
+    _text("canonical_reference"),
+    _text("in_book_reference"),
+    _int("seq_in_collection"),
+    _text("text_ar"),
+    _text("text_ar_normalized"),
+    _text("text_fr"),
+    _text("text_fr_edition_id"),
+    _text("source_id"),
+    _text("edition_id"),
+    _text("source_key"),
+)
+hadith_source_record = Table(
+    "hadith_source_record",
+    metadata,
+    _int("hadith_id"),
+    _text("role"),
+    _text("source_id"),
+    _text("edition_id"),
+    _text("source_key"),
+)
+narrator = Table(
+    "narrator",
+    metadata,
+    _int("narrator_id"),
+    _text("name_ar"),
+    _text("name_latin"),
+    _text("canonical_display"),
+    _text("name_fr"),
+    _int("generation"),
+    _text("grade_tier"),
+    _text("region"),
+    _int("birth_year_hijri"),
+    _int("death_year_hijri"),
+    _int("chain_node_count"),
+    _text("source_id"),
+    _text("source_key"),
+)
+narrator_name_variant = Table(
+    "narrator_name_variant",
+    metadata,
+    _int("narrator_id"),
+    _text("form"),
+    _text("form_normalized"),
+    _text("script"),
+    _text("kind"),
+    _text("source_id"),
+    _text("source_key"),
+)
+narrator_legacy_field = Table(
+    "narrator_legacy_field",
+    metadata,
+    _int("narrator_id"),
+    _text("field"),
+    _text("value"),
+    _text("source_id"),
+    _text("source_key"),
+)
+rijal_notice = Table(
+    "rijal_notice",
+    metadata,
+    _int("notice_id"),
+    _text("entry_id"),
+    _text("source_id"),
+    _text("entry_number"),
+    _text("page"),
+    _text("headword"),
+    _text("text"),
+)
+narrator_notice_link = Table(
+    "narrator_notice_link",
+    metadata,
+    _int("narrator_id"),
+    _int("notice_id"),
+    _text("status"),
+    _text("method"),
+    Column("confidence", Float),
+    _text("source_id"),
+)
+scholarly_assertion = Table(
+    "scholarly_assertion",
+    metadata,
+    _int("narrator_id"),
+    _text("field"),
+    _text("value"),
+    _text("scholar"),
+    _text("source_id"),
+    _int("notice_id"),
+    _text("locator"),
+    _text("source_key"),
+)
+transmission_relation = Table(
+    "transmission_relation",
+    metadata,
+    _int("relation_id"),
+    _int("teacher_id"),
+    _int("student_id"),
+    _text("status"),
+    _text("method"),
+    Column("confidence", Float),
+    _text("source_id"),
+    _text("source_key"),
+)
+chain = Table(
+    "chain",
+    metadata,
+    _int("chain_id"),
+    _int("hadith_id"),
+    _int("chain_number"),
+    _text("origin"),
+    Column("alignment_score", Float),
+    _text("source_id"),
+    _text("source_key"),
+)
+chain_node = Table(
+    "chain_node",
+    metadata,
+    _int("node_id"),
+    _int("chain_id"),
+    _int("position"),
+    _int("narrator_id"),
+    _text("mention_ar"),
+    _text("transmission_term_ar"),
+    _text("resolution_status"),
+    Column("confidence", Float),
+    _text("method"),
+    _text("source_key"),
+)
+public_commentary_passage = Table(
+    "public_commentary_passage",
+    metadata,
+    _int("passage_id"),
+    _text("source_id"),
+    _int("hadith_id"),
+    _int("collection_id"),
+    _text("marker_no"),
+    _int("seq"),
+    _text("passage_kind"),
+    _text("heading"),
+    _text("text"),
+    _text("page"),
+    _text("alignment_status"),
+    Column("alignment_confidence", Float),
+    _text("source_key"),
+)
+dataset_file = Table("dataset_file", metadata, _text("path"), _text("source_id"), Column("derived", Boolean))

@@ -1,0 +1,99 @@
+"""The API's engine and its per-request connection: READ ONLY transactions with a statement timeout.
+
+A request runs its statements on one pooled connection, taken on its first statement and given
+back when the request ends. Failures of the database itself (down, timeout, pool exhausted)
+become UPSTREAM_UNAVAILABLE; the pool drops broken connections, so the API recovers by itself
+when the database is back.
+"""
+
+import asyncio
+from collections.abc import Sequence
+
+import sqlalchemy.exc
+from sqlalchemy import Executable, RowMapping
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from app.errors import UpstreamUnavailable
+from app.settings import Settings
+
+# SQLSTATE classes that mean "the database cannot answer now", not "the query is wrong":
+# 08 connection exception, 53 insufficient resources, 57 operator intervention (57014 = timeout).
+UPSTREAM_SQLSTATE_CLASSES = ("08", "53", "57")
+CONNECT_TIMEOUT_S = 3.0
+POOL_TIMEOUT_S = 2.0
+
+
+def sqlalchemy_url(url: str) -> str:
+    """postgresql://... (libpq form, as ISNAD_DATABASE_URL takes it) -> the asyncpg dialect's URL."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or scheme not in {"postgres", "postgresql", "postgresql+asyncpg"}:
+        raise SystemExit("ISNAD_DATABASE_URL must be a postgresql:// URL")
+    return f"postgresql+asyncpg://{rest}"
+
+
+def create_engine(settings: Settings, url: str) -> AsyncEngine:
+    server_settings = {
+        "default_transaction_read_only": "on",
+        "statement_timeout": str(settings.statement_timeout_ms),
+        "search_path": f"{settings.db_schema}, public",
+        "application_name": "isnad-graphql",
+    }
+    return create_async_engine(
+        sqlalchemy_url(url),
+        pool_size=settings.pool_size,
+        max_overflow=0,
+        pool_timeout=POOL_TIMEOUT_S,
+        connect_args={"server_settings": server_settings, "timeout": CONNECT_TIMEOUT_S},
+    )
+
+
+def _is_upstream(error: BaseException) -> bool:
+    if isinstance(error, sqlalchemy.exc.DBAPIError):
+        sqlstate = getattr(error.orig, "sqlstate", None) or ""
+        return error.connection_invalidated or sqlstate[:2] in UPSTREAM_SQLSTATE_CLASSES or not sqlstate
+    return isinstance(error, OSError | TimeoutError | sqlalchemy.exc.TimeoutError | sqlalchemy.exc.InterfaceError)
+
+
+class RequestDatabase:
+    """One request's access to the database: its statements run one at a time on one connection."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+        self._connection: AsyncConnection | None = None
+        self._lock = asyncio.Lock()
+        self.statements = 0
+
+    async def fetch(self, statement: Executable) -> Sequence[RowMapping]:
+        async with self._lock:
+            try:
+                if self._connection is None:
+                    self._connection = await self._engine.connect()
+                self.statements += 1
+                result = await self._connection.execute(statement)
+                return result.mappings().all()
+            except Exception as error:
+                if _is_upstream(error):
+                    raise UpstreamUnavailable() from error
+                raise
+
+    async def close(self) -> None:
+        """Give the connection back (its read-only transaction is rolled back)."""
+        if self._connection is not None:
+            connection, self._connection = self._connection, None
+            try:
+                await connection.close()
+            except Exception as error:
+                if not _is_upstream(error):
+                    raise
+
+
+async def ping(engine: AsyncEngine) -> bool:
+    """True when the database answers a trivial statement."""
+    database = RequestDatabase(engine)
+    try:
+        await database.fetch(sqlalchemy.text("SELECT 1"))
+    except UpstreamUnavailable:
+        return False
+    finally:
+        await database.close()
+    return True

@@ -1,0 +1,124 @@
+"""The closed set of errors the API returns, and the one place every failure is mapped into it.
+
+    ApiError                      extensions.code          aliases used by the contract
+    |-- InvalidInput              INVALID_INPUT            invalid_input, invalid_id, invalid_page, same_narrator
+    |-- UnsupportedLanguage       UNSUPPORTED_LANGUAGE     unsupported_language
+    |-- LimitExceeded             LIMIT_EXCEEDED           limit_exceeded
+    |-- NotFound                  NOT_FOUND                not_found
+    |-- UpstreamUnavailable       UPSTREAM_UNAVAILABLE     upstream_unavailable
+    |-- QueryRejected             QUERY_REJECTED
+    |-- PersistedQueryNotFound    PERSISTED_QUERY_NOT_FOUND
+    |-- RateLimited               RATE_LIMITED
+    `-- InternalError             INTERNAL_ERROR
+
+Anything else that escapes a resolver is masked as INTERNAL_ERROR: no message ever carries SQL, a
+table or column name, or a stack trace.
+"""
+
+from enum import StrEnum
+from typing import ClassVar
+
+from graphql import GraphQLError
+
+
+class ErrorCode(StrEnum):
+    INVALID_INPUT = "INVALID_INPUT"
+    UNSUPPORTED_LANGUAGE = "UNSUPPORTED_LANGUAGE"
+    LIMIT_EXCEEDED = "LIMIT_EXCEEDED"
+    NOT_FOUND = "NOT_FOUND"
+    UPSTREAM_UNAVAILABLE = "UPSTREAM_UNAVAILABLE"
+    QUERY_REJECTED = "QUERY_REJECTED"
+    PERSISTED_QUERY_NOT_FOUND = "PERSISTED_QUERY_NOT_FOUND"
+    RATE_LIMITED = "RATE_LIMITED"
+    INTERNAL_ERROR = "INTERNAL_ERROR"
+
+
+class ApiError(Exception):
+    """An error of the closed set, with a short message that is safe to show."""
+
+    code: ClassVar[ErrorCode]
+    default_alias: ClassVar[str | None] = None
+
+    def __init__(self, message: str, alias: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.alias = alias or self.default_alias
+
+    @property
+    def extensions(self) -> dict[str, str]:
+        extensions = {"code": self.code.value}
+        if self.alias:
+            extensions["alias"] = self.alias
+        return extensions
+
+
+class InvalidInput(ApiError):
+    code = ErrorCode.INVALID_INPUT
+    default_alias = "invalid_input"
+
+
+class UnsupportedLanguage(ApiError):
+    code = ErrorCode.UNSUPPORTED_LANGUAGE
+    default_alias = "unsupported_language"
+
+
+class LimitExceeded(ApiError):
+    code = ErrorCode.LIMIT_EXCEEDED
+    default_alias = "limit_exceeded"
+
+
+class NotFound(ApiError):
+    code = ErrorCode.NOT_FOUND
+    default_alias = "not_found"
+
+
+class UpstreamUnavailable(ApiError):
+    code = ErrorCode.UPSTREAM_UNAVAILABLE
+    default_alias = "upstream_unavailable"
+
+    def __init__(self, message: str = "The database is unavailable; try again shortly.") -> None:
+        super().__init__(message)
+
+
+class QueryRejected(ApiError):
+    code = ErrorCode.QUERY_REJECTED
+
+
+class PersistedQueryNotFound(ApiError):
+    code = ErrorCode.PERSISTED_QUERY_NOT_FOUND
+
+
+class RateLimited(ApiError):
+    code = ErrorCode.RATE_LIMITED
+
+
+class InternalError(ApiError):
+    code = ErrorCode.INTERNAL_ERROR
+
+    def __init__(self, message: str = "Internal error.") -> None:
+        super().__init__(message)
+
+
+def _with(error: GraphQLError, api_error: ApiError) -> GraphQLError:
+    return GraphQLError(
+        message=api_error.message,
+        nodes=error.nodes,
+        source=error.source,
+        positions=error.positions,
+        path=error.path,
+        original_error=None,
+        extensions=api_error.extensions,
+    )
+
+
+def to_closed_set(error: GraphQLError) -> GraphQLError:
+    """Map any GraphQL error to the closed set; unknown failures become a masked INTERNAL_ERROR."""
+    original = error.original_error
+    if isinstance(original, ApiError):
+        return _with(error, original)
+    if original is None and error.path is None:
+        # graphql-core's own parse, validation and variable errors: they name only the document.
+        if error.message.startswith("Variable '$"):
+            return _with(error, InvalidInput(error.message))
+        return _with(error, QueryRejected(error.message))
+    return _with(error, InternalError())

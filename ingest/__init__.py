@@ -1,0 +1,1 @@
+"""The database builder: the only code of the project that writes, and only to the database it builds."""

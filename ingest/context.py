@@ -1,0 +1,126 @@
+"""What every step of an import shares: the data folder, the rows built so far, the bad-row ledger."""
+
+import csv
+import gzip
+import hashlib
+import io
+import json
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ingest.errors import MissingInput, TooManyBadRows
+
+BAD_ROW_SHARE = 0.01
+EXAMPLES_KEPT = 5
+
+Row = dict[str, Any]
+
+
+@dataclass
+class FileLedger:
+    path: str
+    source_id: str
+    purpose: str
+    derived: bool
+    sha256: str
+    rows_read: int = 0
+    bad: list[str] = field(default_factory=list)
+
+
+class ImportContext:
+    """The data folder, the tables being built, and the record of every file read."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.tables: dict[str, list[Row]] = defaultdict(list)
+        self.files: dict[str, FileLedger] = {}
+
+    def add(self, table: str, row: Row) -> None:
+        self.tables[table].append(row)
+
+    def skip(self, path: str, line: int, reason: str) -> None:
+        """Record a malformed row; it is left out and reported as file:line."""
+        self.files[path].bad.append(f"{path}:{line}: {reason}")
+
+    def _open(self, path: str, purpose: str, source_id: str, derived: bool) -> bytes:
+        full = self.data_dir / path
+        try:
+            raw = full.read_bytes()
+        except FileNotFoundError:
+            raise MissingInput(path, purpose, "file not found") from None
+        except OSError as exc:
+            raise MissingInput(path, purpose, f"cannot be read ({exc.strerror})") from None
+        self.files[path] = FileLedger(path, source_id, purpose, derived, hashlib.sha256(raw).hexdigest())
+        if path.endswith(".gz"):
+            try:
+                raw = gzip.decompress(raw)
+            except (OSError, EOFError):
+                raise MissingInput(path, purpose, "is not a readable gzip file") from None
+        return raw
+
+    def _text(self, path: str, purpose: str, source_id: str, derived: bool) -> str:
+        raw = self._open(path, purpose, source_id, derived)
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise MissingInput(path, purpose, "is not UTF-8 text") from None
+
+    def _close(self, path: str) -> None:
+        ledger = self.files[path]
+        if len(ledger.bad) > BAD_ROW_SHARE * max(ledger.rows_read, 1):
+            raise TooManyBadRows(path, len(ledger.bad), ledger.rows_read, ledger.bad[:EXAMPLES_KEPT])
+
+    def jsonl(
+        self, path: str, purpose: str, source_id: str, *, derived: bool = False
+    ) -> Iterator[tuple[int, dict[str, Any]]]:
+        """(line number, object) for each JSON-object line; malformed lines are skipped and counted."""
+        text = self._text(path, purpose, source_id, derived)
+        ledger = self.files[path]
+        for line_no, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            ledger.rows_read += 1
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError:
+                self.skip(path, line_no, "not valid JSON")
+                continue
+            if not isinstance(obj, dict):
+                self.skip(path, line_no, "not a JSON object")
+                continue
+            yield line_no, obj
+        self._close(path)
+
+    def csv(
+        self, path: str, purpose: str, source_id: str, *, derived: bool = False
+    ) -> Iterator[tuple[int, dict[str, str]]]:
+        """(line number, row) for each CSV record; rows with the wrong field count are skipped."""
+        text = self._text(path, purpose, source_id, derived)
+        ledger = self.files[path]
+        reader = csv.reader(io.StringIO(text, newline=""))
+        try:
+            header = next(reader)
+        except StopIteration:
+            raise MissingInput(path, purpose, "is empty") from None
+        for record in reader:
+            ledger.rows_read += 1
+            if len(record) != len(header):
+                self.skip(path, reader.line_num, f"{len(record)} fields, expected {len(header)}")
+                continue
+            yield reader.line_num, dict(zip(header, record, strict=True))
+        self._close(path)
+
+    def json(self, path: str, purpose: str, source_id: str, *, derived: bool = False) -> Any:
+        """A whole JSON document."""
+        text = self._text(path, purpose, source_id, derived)
+        self.files[path].rows_read = 1
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            raise MissingInput(path, purpose, "is not valid JSON") from None
+
+    def bad_rows(self) -> list[str]:
+        return [example for ledger in self.files.values() for example in ledger.bad]

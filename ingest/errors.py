@@ -1,0 +1,16 @@
+"""Why an import stops. Each message names the file and what it was for; nothing was changed."""
+
+
+class ImportFailed(Exception):
+    """The import stopped; the previous database is exactly as it was."""
+
+
+class MissingInput(ImportFailed):
+    def __init__(self, path: str, purpose: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason} (needed for {purpose})")
+
+
+class TooManyBadRows(ImportFailed):
+    def __init__(self, path: str, bad: int, total: int, examples: list[str]) -> None:
+        shown = "; ".join(examples)
+        super().__init__(f"{path}: {bad} of {total} rows are malformed (over 1%), import stopped. First: {shown}")

@@ -1,0 +1,271 @@
+-- The reference database of the hadith and narrator graph, version 1.
+--
+-- The importer creates every object below inside a fresh build schema (the search_path names it)
+-- and swaps it in as `isnad` at the end. Every row that carries a claim names its source
+-- (source_id, and where the record has one, source_key / edition_id / locator).
+
+-- provenance -------------------------------------------------------------------------------------
+
+CREATE TABLE source (
+    source_id      text PRIMARY KEY,            -- e.g. 'hadith-json', 'openiti-taqrib'
+    title          text NOT NULL,
+    source_type    text NOT NULL CHECK (source_type IN ('corpus', 'scholarly_work', 'commentary', 'dataset')),
+    author         text,                        -- the scholar, for scholarly works and commentaries
+    repository     text,                        -- upstream repository, as stated
+    commit_sha     text,
+    upstream_path  text,
+    licence        text,                        -- the licence as stated upstream, verbatim summary
+    note           text
+);
+
+CREATE TABLE edition (
+    edition_id  text PRIMARY KEY,               -- e.g. 'ara-bukhari', 'fra-bukhari'
+    source_id   text NOT NULL REFERENCES source,
+    language    text NOT NULL,                  -- ISO 639-1: 'ar', 'fr', 'en'
+    title       text,
+    note        text                            -- what the source says of the text (translator ...)
+);
+
+CREATE TABLE dataset_file (                     -- every staged file the import read
+    path         text PRIMARY KEY,              -- relative to the data folder
+    source_id    text NOT NULL REFERENCES source,
+    purpose      text NOT NULL,
+    derived      boolean NOT NULL,              -- produced by the data scout, not an upstream copy
+    sha256       text NOT NULL,
+    rows_read    integer NOT NULL,
+    rows_skipped integer NOT NULL
+);
+
+CREATE TABLE import_run (
+    schema_version integer NOT NULL,
+    normalizer_version integer NOT NULL,
+    started_at     timestamptz NOT NULL,
+    finished_at    timestamptz NOT NULL,
+    data_dir       text NOT NULL
+);
+
+-- corpus -----------------------------------------------------------------------------------------
+
+CREATE TABLE collection (
+    collection_id  integer PRIMARY KEY,         -- fixed per code, see ingest/ids.py
+    code           text NOT NULL UNIQUE,        -- sunnah.com code: 'bukhari', 'muslim', 'nawawi40' ...
+    name_en        text,
+    name_ar        text,
+    name_fr        text
+);
+
+CREATE TABLE book (                             -- kitab
+    book_id        integer PRIMARY KEY,
+    collection_id  integer NOT NULL REFERENCES collection,
+    number         text,                        -- the kitab number of the source ('0' = introduction)
+    title_ar       text,
+    title_en       text,
+    title_fr       text,
+    source_id      text NOT NULL REFERENCES source,
+    source_key     text
+);
+CREATE INDEX book_collection_idx ON book (collection_id);
+
+CREATE TABLE chapter (                          -- bab
+    chapter_id     integer PRIMARY KEY,
+    book_id        integer NOT NULL REFERENCES book,
+    number         text,
+    title_ar       text,
+    title_en       text,
+    source_id      text NOT NULL REFERENCES source,
+    source_key     text
+);
+CREATE INDEX chapter_book_idx ON chapter (book_id);
+
+CREATE TABLE hadith (
+    hadith_id            integer PRIMARY KEY,
+    collection_id        integer NOT NULL REFERENCES collection,
+    book_id              integer REFERENCES book,
+    chapter_id           integer REFERENCES chapter,
+    canonical_number     text,                  -- '1', '8a', '402.2'; null when no source numbers it
+    canonical_reference  text NOT NULL,         -- 'bukhari:1', 'muslim:8a'; in-book 'bukhari/51/56' when unnumbered
+    in_book_reference    text,                  -- '<kitab>/<index in kitab>' of the Arabic source
+    seq_in_collection    integer NOT NULL,
+    text_ar              text,                  -- with isnad and diacritics
+    text_ar_normalized   text,                  -- app.arabic.normalize(text_ar)
+    text_fr              text,
+    text_fr_edition_id   text REFERENCES edition,
+    text_en              text,
+    numbering_method     text,                  -- how the canonical number was obtained (crosswalk method)
+    source_id            text NOT NULL REFERENCES source,
+    edition_id           text REFERENCES edition,
+    source_key           text NOT NULL
+);
+CREATE INDEX hadith_collection_idx ON hadith (collection_id, seq_in_collection);
+CREATE INDEX hadith_reference_idx ON hadith (canonical_reference);
+CREATE INDEX hadith_number_idx ON hadith (collection_id, canonical_number);
+CREATE INDEX hadith_book_idx ON hadith (book_id);
+CREATE INDEX hadith_text_ar_trgm_idx ON hadith USING gin (text_ar_normalized gin_trgm_ops);
+
+CREATE TABLE hadith_source_record (             -- every source record a hadith row came from
+    hadith_id    integer NOT NULL REFERENCES hadith,
+    role         text NOT NULL,                 -- 'text_ar', 'text_fr', 'numbering', 'chapter', 'grades', 'isnad'
+    source_id    text NOT NULL REFERENCES source,
+    edition_id   text REFERENCES edition,
+    source_key   text NOT NULL,
+    PRIMARY KEY (hadith_id, role, source_id, source_key)
+);
+
+CREATE TABLE hadith_grade (
+    hadith_id    integer NOT NULL REFERENCES hadith,
+    grader       text NOT NULL,                 -- the scholar who graded (the provenance of the grade)
+    grade        text NOT NULL,
+    source_id    text NOT NULL REFERENCES source,
+    edition_id   text REFERENCES edition,
+    source_key   text,
+    PRIMARY KEY (hadith_id, grader, source_id)
+);
+
+-- narrators --------------------------------------------------------------------------------------
+
+CREATE TABLE narrator (
+    narrator_id       integer PRIMARY KEY,      -- the muslimscholars scholar_indx
+    name_ar           text,                     -- as the dataset gives it, honorific formula removed
+    name_latin        text,                     -- the dataset's Latin transliteration
+    canonical_display text,                     -- display form (the Latin transliteration)
+    name_fr           text,                     -- a French form given by a source; none does today
+    generation        integer,                  -- tabaqa 1-12 from the dataset's bracketed generation label
+    grade_tier        text,                     -- from the linked Taqrib verdict, see ingest/narrators.py
+    region            text,                     -- from AR-Sanad living_city, where a bridge exists
+    birth_year_hijri  integer,
+    death_year_hijri  integer,
+    chain_node_count  integer NOT NULL DEFAULT 0,
+    source_id         text NOT NULL REFERENCES source,
+    source_key        text NOT NULL
+);
+CREATE INDEX narrator_generation_idx ON narrator (generation);
+CREATE INDEX narrator_grade_tier_idx ON narrator (grade_tier);
+CREATE INDEX narrator_region_idx ON narrator (region);
+
+CREATE TABLE narrator_name_variant (
+    narrator_id  integer NOT NULL REFERENCES narrator,
+    form         text NOT NULL,
+    form_normalized text NOT NULL,              -- Arabic: app.arabic.normalize; Latin: lower-cased
+    script       text NOT NULL CHECK (script IN ('ar', 'latin')),
+    kind         text NOT NULL,                 -- 'dataset_name', 'isnad_form', 'rijal_headword'
+    source_id    text NOT NULL REFERENCES source,
+    source_key   text,
+    PRIMARY KEY (narrator_id, form, source_id)
+);
+CREATE INDEX variant_form_trgm_idx ON narrator_name_variant USING gin (form_normalized gin_trgm_ops);
+CREATE INDEX variant_form_idx ON narrator_name_variant (form_normalized text_pattern_ops);
+
+CREATE TABLE narrator_legacy_field (            -- dataset fields, kept apart from scholarly assertions
+    narrator_id  integer NOT NULL REFERENCES narrator,
+    field        text NOT NULL,                 -- 'generation_label', 'birth_date_hijri', 'death_date_hijri', ...
+    value        text NOT NULL,
+    source_id    text NOT NULL REFERENCES source,
+    source_key   text,
+    PRIMARY KEY (narrator_id, field, source_id)
+);
+
+CREATE TABLE rijal_notice (
+    notice_id    integer PRIMARY KEY,
+    entry_id     text NOT NULL UNIQUE,          -- 'taqrib:1', 'kashif:12', 'kashif:12#2' for a repeated number
+    source_id    text NOT NULL REFERENCES source,
+    entry_number text,
+    page         text,                          -- OpenITI page milestone, e.g. 'PageV01P076'
+    headword     text,
+    text         text NOT NULL,
+    grade_term   text,                          -- Taqrib only
+    tabaqa       integer                        -- Taqrib only
+);
+
+CREATE TABLE narrator_notice_link (
+    narrator_id  integer NOT NULL REFERENCES narrator,
+    notice_id    integer NOT NULL REFERENCES rijal_notice,
+    status       text NOT NULL CHECK (status IN ('LINKED', 'AMBIGUOUS', 'CONFLICTED')),
+    method       text NOT NULL,
+    confidence   real,
+    source_id    text NOT NULL REFERENCES source, -- the file that proposed the link
+    PRIMARY KEY (narrator_id, notice_id)
+);
+CREATE INDEX notice_link_notice_idx ON narrator_notice_link (notice_id);
+
+CREATE TABLE scholarly_assertion (              -- a scholar's verdict on a narrator, with its locator
+    narrator_id  integer NOT NULL REFERENCES narrator,
+    field        text NOT NULL,                 -- 'ibn_hajar_verdict', 'ibn_hajar_tabaqa', 'dhahabi_verdict'
+    value        text NOT NULL,
+    scholar      text NOT NULL,
+    source_id    text NOT NULL REFERENCES source,
+    notice_id    integer REFERENCES rijal_notice,
+    locator      text,
+    source_key   text,
+    PRIMARY KEY (narrator_id, field, source_id)
+);
+
+CREATE TABLE transmission_relation (            -- teacher -> student, as a source records it
+    relation_id  integer PRIMARY KEY,
+    teacher_id   integer NOT NULL REFERENCES narrator,
+    student_id   integer NOT NULL REFERENCES narrator,
+    status       text NOT NULL CHECK (status IN ('attested', 'probable', 'ambiguous', 'unresolved')),
+    method       text NOT NULL,
+    confidence   real,
+    source_id    text NOT NULL REFERENCES source,
+    source_key   text NOT NULL,
+    UNIQUE (teacher_id, student_id, source_id),
+    CHECK (status <> 'attested' OR source_key IS NOT NULL)
+);
+CREATE INDEX relation_student_idx ON transmission_relation (student_id, teacher_id);
+
+-- chains -----------------------------------------------------------------------------------------
+
+CREATE TABLE chain (
+    chain_id       integer PRIMARY KEY,
+    hadith_id      integer NOT NULL REFERENCES hadith,
+    chain_number   integer NOT NULL,            -- 1-based within the hadith
+    origin         text NOT NULL CHECK (origin IN ('dataset', 'parsed_isnad')),
+    alignment_score real,                       -- dataset chains: the alignment's name-overlap score
+    source_id      text NOT NULL REFERENCES source,
+    source_key     text NOT NULL,
+    UNIQUE (hadith_id, chain_number)
+);
+
+CREATE TABLE chain_node (
+    node_id              integer PRIMARY KEY,
+    chain_id             integer NOT NULL REFERENCES chain,
+    position             integer NOT NULL,      -- 1 = the compiler's end
+    narrator_id          integer REFERENCES narrator,
+    mention_ar           text,
+    transmission_term_ar text,
+    resolution_status    text NOT NULL CHECK (resolution_status IN ('confirmed', 'probable', 'ambiguous', 'unresolved')),
+    confidence           real,
+    method               text NOT NULL,
+    source_key           text NOT NULL,
+    UNIQUE (chain_id, position),
+    CHECK (resolution_status <> 'confirmed' OR narrator_id IS NOT NULL)
+);
+CREATE INDEX chain_node_narrator_idx ON chain_node (narrator_id, resolution_status);
+
+-- commentary -------------------------------------------------------------------------------------
+
+CREATE TABLE commentary_passage (
+    passage_id           integer PRIMARY KEY,
+    source_id            text NOT NULL REFERENCES source,  -- the commentary work
+    hadith_id            integer REFERENCES hadith,
+    collection_id        integer NOT NULL REFERENCES collection,
+    marker_no            text,                  -- the editor's [N] marker
+    seq                  integer NOT NULL,
+    passage_kind         text NOT NULL,         -- 'sharh' (a passage of a commentary on the hadith)
+    heading              text,
+    text                 text NOT NULL,
+    page                 text,
+    alignment_status     text NOT NULL,         -- 'lemma_verified', 'number_only', 'unresolved_number'
+    alignment_confidence real,
+    validation_status    text NOT NULL CHECK (validation_status IN ('VALIDATED', 'UNVALIDATED')),
+    publication_status   text NOT NULL CHECK (publication_status IN ('PUBLISHED', 'UNPUBLISHED')),
+    source_key           text NOT NULL
+);
+CREATE INDEX passage_hadith_idx ON commentary_passage (hadith_id, source_id, seq);
+
+-- The only commentary surface the API reads.
+CREATE VIEW public_commentary_passage AS
+    SELECT passage_id, source_id, hadith_id, collection_id, marker_no, seq, passage_kind, heading,
+           text, page, alignment_status, alignment_confidence, source_key
+      FROM commentary_passage
+     WHERE publication_status = 'PUBLISHED' AND validation_status = 'VALIDATED';

@@ -1,0 +1,14 @@
+"""The import's reading steps, in the order they depend on each other."""
+
+from collections.abc import Callable
+
+from ingest import chains, commentary, hadith, narrators, rijal
+from ingest.context import ImportContext
+
+STEPS: tuple[tuple[str, Callable[[ImportContext], None]], ...] = (
+    ("hadith, books, chapters, grades", hadith.build),
+    ("narrators, name variants, relations", narrators.build),
+    ("rijal notices, links, assertions", rijal.build),
+    ("chains and nodes", chains.build),
+    ("commentary passages", commentary.build),
+)

@@ -1,0 +1,90 @@
+"""Writes the rows an import built into a fresh schema, then swaps it in within one transaction.
+
+A reader of the live schema never sees a half-built graph, and a failed import drops its build
+schema and leaves the live one exactly as it was.
+"""
+
+import re
+from collections.abc import Callable, Sequence
+from importlib import resources
+from typing import Any
+
+import asyncpg
+
+from ingest.context import Row
+
+BUILD_SCHEMA = "isnad_build"
+PREVIOUS_SCHEMA = "isnad_previous"
+IMPORT_LOCK = 7_310_001  # advisory lock key: one import at a time per database
+EXTENSIONS = ("pg_trgm", "unaccent")
+
+
+def ddl() -> str:
+    return resources.files("ingest").joinpath("schema.sql").read_text(encoding="utf-8")
+
+
+def table_order() -> list[str]:
+    """Tables in the order the DDL creates them, which is an order that satisfies every foreign key."""
+    return re.findall(r"^CREATE TABLE (\w+)", ddl(), flags=re.MULTILINE)
+
+
+async def acquire_import_lock(conn: asyncpg.Connection) -> None:
+    if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", IMPORT_LOCK):
+        raise RuntimeError("another import is running against this database")
+
+
+async def create_build_schema(conn: asyncpg.Connection) -> None:
+    for extension in EXTENSIONS:
+        await conn.execute(f"CREATE EXTENSION IF NOT EXISTS {extension} SCHEMA public")
+    await conn.execute(f"DROP SCHEMA IF EXISTS {BUILD_SCHEMA} CASCADE")
+    await conn.execute(f"CREATE SCHEMA {BUILD_SCHEMA}")
+    await conn.execute(f"SET search_path TO {BUILD_SCHEMA}, public")
+    await conn.execute(ddl())
+
+
+async def _columns(conn: asyncpg.Connection, table: str) -> list[str]:
+    rows = await conn.fetch(
+        "SELECT column_name FROM information_schema.columns"
+        " WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position",
+        BUILD_SCHEMA,
+        table,
+    )
+    return [row["column_name"] for row in rows]
+
+
+def _records(table: str, rows: Sequence[Row], columns: list[str]) -> tuple[list[str], list[tuple[Any, ...]]]:
+    keys: set[str] = set()
+    for row in rows:
+        keys.update(row)
+    unknown = keys - set(columns)
+    if unknown:
+        raise ValueError(f"{table}: rows carry columns the schema lacks: {sorted(unknown)}")
+    used = [c for c in columns if c in keys]
+    return used, [tuple(row.get(c) for c in used) for row in rows]
+
+
+async def copy_tables(
+    conn: asyncpg.Connection, tables: dict[str, list[Row]], advance: Callable[[str, int], None]
+) -> None:
+    """COPY every table's rows, parents first."""
+    for table in table_order():
+        rows = tables.get(table, [])
+        if rows:
+            columns, records = _records(table, rows, await _columns(conn, table))
+            await conn.copy_records_to_table(table, records=records, columns=columns, schema_name=BUILD_SCHEMA)
+        advance(table, len(rows))
+    await conn.execute("ANALYZE")
+
+
+async def swap_in(conn: asyncpg.Connection, live_schema: str) -> None:
+    """Make the build schema the live one, in one transaction."""
+    async with conn.transaction():
+        await conn.execute(f"DROP SCHEMA IF EXISTS {PREVIOUS_SCHEMA} CASCADE")
+        if await conn.fetchval("SELECT 1 FROM pg_namespace WHERE nspname = $1", live_schema):
+            await conn.execute(f"ALTER SCHEMA {live_schema} RENAME TO {PREVIOUS_SCHEMA}")
+        await conn.execute(f"ALTER SCHEMA {BUILD_SCHEMA} RENAME TO {live_schema}")
+        await conn.execute(f"DROP SCHEMA IF EXISTS {PREVIOUS_SCHEMA} CASCADE")
+
+
+async def drop_build_schema(conn: asyncpg.Connection) -> None:
+    await conn.execute(f"DROP SCHEMA IF EXISTS {BUILD_SCHEMA} CASCADE")

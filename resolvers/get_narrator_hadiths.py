@@ -1,0 +1,64 @@
+"""get_narrator_hadiths: a page of a narrator's confirmed occurrences in chains, with the full counts."""
+
+from app.data.records import OccurrenceRecord
+from app.errors import InvalidInput, NotFound
+from app.limits import NARRATOR_HADITHS
+from resolvers.arguments import require_id
+from resolvers.provenance import Sources, provenance
+from schema.common import EvidenceStatus, ObjectType
+from schema.info import Info
+from schema.narrator import NarratorHadithItem, NarratorHadiths, OccurrenceType
+
+MAX_PAGE = 100_000
+
+
+def _item(record: OccurrenceRecord, sources: Sources) -> NarratorHadithItem:
+    return NarratorHadithItem(
+        hadith_id=record.hadith_id,
+        canonical_reference=record.canonical_reference,
+        chain_id=record.chain_id,
+        node_id=record.node_id,
+        position=record.position,
+        relation_type=OccurrenceType.chain_occurrence,
+        evidence_status=EvidenceStatus.fact,
+        provenance=[
+            provenance(
+                sources,
+                record.node_id,
+                ObjectType.chain_node,
+                record.chain_source_id,
+                source_key=record.node_source_key,
+                locator=record.canonical_reference,
+            ),
+            provenance(
+                sources, record.chain_id, ObjectType.chain, record.chain_source_id, source_key=record.chain_source_key
+            ),
+        ],
+    )
+
+
+def _page(value: int | None) -> int:
+    page = 1 if value is None else value
+    if not 1 <= page <= MAX_PAGE:
+        raise InvalidInput(f"page must be between 1 and {MAX_PAGE}.", alias="invalid_page")
+    return page
+
+
+async def get_narrator_hadiths(info: Info, narrator_id: int, page: int | None, limit: int | None) -> NarratorHadiths:
+    bound = NARRATOR_HADITHS.resolve(limit)
+    number = _page(page)
+    narrator_id = require_id(narrator_id, "narrator_id")
+    loaders = info.context.loaders
+    if await loaders.narrator_by_id.load(narrator_id) is None:
+        raise NotFound("No narrator has this id.")
+    counts = await loaders.occurrence_counts_by_narrator_id.load(narrator_id)
+    occurrences = await loaders.occurrences_by_narrator_id.load((narrator_id, number, bound))
+    sources = await info.context.sources.load(info.context.db)
+    return NarratorHadiths(
+        narrator_id=narrator_id,
+        occurrence_count=counts.occurrence_count,
+        distinct_hadith_count=counts.distinct_hadith_count,
+        page=number,
+        items=[_item(record, sources) for record in occurrences.items],
+        truncated=occurrences.truncated,
+    )

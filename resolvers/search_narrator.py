@@ -1,0 +1,103 @@
+"""search_narrator: candidate narrators by any name form, tier by tier (exact, prefix, substring,
+fulltext, fuzzy), with the filters. Every hit is an inference, never an identification.
+"""
+
+import re
+
+from app.arabic import normalize
+from app.data import search
+from app.data.records import NarratorHitRecord
+from app.errors import InvalidInput, UnsupportedLanguage
+from app.latin import fold
+from app.limits import SEARCH_NARRATOR
+from resolvers.arguments import require_query
+from resolvers.provenance import Sources, provenance
+from schema.common import EvidenceStatus, ObjectType
+from schema.info import Info
+from schema.search import MatchTier, NarratorFilters, NarratorHit, NarratorSearchResult
+
+LANGUAGES = ("ar", "latin", "auto")
+ARABIC = re.compile(r"[\u0600-\u06ff]")
+GENERATIONS = range(1, 13)
+TIERS = (MatchTier.exact, MatchTier.prefix, MatchTier.substring, MatchTier.fulltext, MatchTier.fuzzy)
+
+
+def _hit(tier: MatchTier, record: NarratorHitRecord, sources: Sources) -> NarratorHit:
+    narrator = record.narrator
+    return NarratorHit(
+        narrator_id=narrator.narrator_id,
+        name_ar=narrator.name_ar,
+        name_fr=narrator.name_fr,
+        canonical_display=narrator.canonical_display,
+        match_tier=tier,
+        score=record.score,
+        evidence_status=EvidenceStatus.inference,
+        provenance=[
+            provenance(
+                sources, narrator.narrator_id, ObjectType.narrator, narrator.source_id, source_key=narrator.source_key
+            ),
+            provenance(
+                sources,
+                narrator.narrator_id,
+                ObjectType.narrator,
+                record.form_source_id,
+                source_key=record.form_source_key,
+                locator=f"name form: {record.matched_form}",
+            ),
+        ],
+    )
+
+
+def _generation(value: str | None) -> int | None:
+    if value is None:
+        return None
+    if not value.strip().isdigit() or int(value) not in GENERATIONS:
+        raise InvalidInput("filters.generation must be a tabaqa number from 1 to 12.")
+    return int(value)
+
+
+def _scope(filters: NarratorFilters | None, script: str, most: int) -> search.NarratorScope:
+    given = filters or NarratorFilters()
+    return search.NarratorScope(
+        script=script,
+        grade_tier=given.grade_tier,
+        region=given.region,
+        generation=_generation(given.generation),
+        exclude=[],
+        most=most,
+    )
+
+
+async def _tiers(info: Info, query: str, scope: search.NarratorScope) -> list[tuple[MatchTier, NarratorHitRecord]]:
+    found: list[tuple[MatchTier, NarratorHitRecord]] = []
+    for tier in TIERS:
+        rest = search.NarratorScope(
+            scope.script,
+            scope.grade_tier,
+            scope.region,
+            scope.generation,
+            [r.narrator.narrator_id for _, r in found],
+            scope.most - len(found),
+        )
+        if rest.most <= 0 or (tier is MatchTier.fulltext and " " not in query):
+            continue
+        found += [(tier, r) for r in await search.narrators_by_name(info.context.db, tier.value, query, rest)]
+    return found
+
+
+async def search_narrator(
+    info: Info, query: str, query_language: str | None, filters: NarratorFilters | None, limit: int | None
+) -> NarratorSearchResult:
+    language = query_language or "auto"
+    if language not in LANGUAGES:
+        raise UnsupportedLanguage("query_language must be 'ar', 'latin' or 'auto'.")
+    bound = SEARCH_NARRATOR.resolve(limit)
+    text = require_query(query)
+    script = ("ar" if ARABIC.search(text) else "latin") if language == "auto" else language
+    normalized = normalize(text) if script == "ar" else fold(text)
+    found = await _tiers(info, normalized, _scope(filters, script, bound + 1)) if normalized else []
+    sources = await info.context.sources.load(info.context.db)
+    return NarratorSearchResult(
+        results=[_hit(tier, record, sources) for tier, record in found[:bound]],
+        truncated=len(found) > bound,
+    )

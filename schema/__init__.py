@@ -1,0 +1,1 @@
+"""The GraphQL schema: Strawberry types (shape only) and the root Query."""

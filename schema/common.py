@@ -1,0 +1,59 @@
+"""The contract's shared shapes: evidence status, provenance, and the enums every tool uses."""
+
+from enum import Enum
+from typing import NewType
+
+import strawberry
+
+ObjectId = NewType("ObjectId", object)
+OBJECT_ID_SCALAR = strawberry.scalar(
+    name="ObjectId",
+    description="The id of the object a claim is about: an integer, or a string for ids that are text.",
+    serialize=lambda value: value,
+    parse_value=lambda value: value,
+)
+
+
+@strawberry.enum(description="How directly the cited source supports a claim (contract section A).")
+class EvidenceStatus(Enum):
+    fact = strawberry.enum_value("fact", description="Directly present in the cited source or dataset.")
+    inference = strawberry.enum_value("inference", description="Derived by a method from the sources.")
+    insufficient_evidence = strawberry.enum_value(
+        "insufficient_evidence", description="The sources do not settle it; never a negation."
+    )
+
+
+@strawberry.enum(description="The kind of object a provenance entry is about.")
+class ObjectType(Enum):
+    hadith = "hadith"
+    chain = "chain"
+    chain_node = "chain_node"
+    narrator = "narrator"
+    narrator_entry = "narrator_entry"
+    relation = "relation"
+    commentary_passage = "commentary_passage"
+    source = "source"
+    dataset = "dataset"
+
+
+@strawberry.enum(description="The kind of source a claim comes from.")
+class SourceType(Enum):
+    corpus = "corpus"
+    scholarly_work = "scholarly_work"
+    commentary = "commentary"
+    dataset = "dataset"
+
+
+@strawberry.type(description="Where a claim comes from (contract section B). An unknown field is null.")
+class Provenance:
+    object_id: ObjectId = strawberry.field(description="The id of the object the claim is about.")
+    object_type: ObjectType = strawberry.field(description="The kind of that object.")
+    source_type: SourceType | None = strawberry.field(description="The kind of source.")
+    source_id: str | None = strawberry.field(description="The source's id in this database.")
+    source_key: str | None = strawberry.field(description="The key of the record in its source or dataset.")
+    source_title: str | None = strawberry.field(description="The source's title.")
+    edition_id: str | None = strawberry.field(description="The edition of the source, where it has several.")
+    citation: str | None = strawberry.field(description="A human-readable citation of the source.")
+    locator: str | None = strawberry.field(
+        description="Where in the source: page, entry number, offset, or repository commit."
+    )

@@ -1,0 +1,86 @@
+"""The root Query: exactly the eight tools of the contract, each delegating to its resolver."""
+
+import strawberry
+from strawberry.schema.config import StrawberryConfig
+
+from resolvers.get_hadith import get_hadith
+from resolvers.get_hadith_chains import get_hadith_chains
+from resolvers.get_hadith_commentary import get_hadith_commentary
+from resolvers.get_narrator_hadiths import get_narrator_hadiths
+from resolvers.get_narrator_profile import get_narrator_profile
+from resolvers.get_transmission_relation import get_transmission_relation
+from resolvers.search_hadith import search_hadith
+from resolvers.search_narrator import search_narrator
+from schema.chain import HadithChains
+from schema.commentary import HadithCommentary
+from schema.common import OBJECT_ID_SCALAR, ObjectId
+from schema.hadith import Hadith
+from schema.info import Info
+from schema.narrator import NarratorHadiths, NarratorProfile
+from schema.relation import TransmissionRelation
+from schema.search import HadithSearchResult, NarratorFilters, NarratorSearchResult
+
+
+@strawberry.type(description="The eight read-only tools of the hadith and narrator graph.")
+class Query:
+    @strawberry.field(description="Candidate hadith by Arabic wording, French wording or citation.")
+    async def search_hadith(
+        self,
+        info: Info,
+        query: str,
+        query_language: str | None = "auto",
+        collection_id: int | None = None,
+        limit: int | None = None,
+    ) -> HadithSearchResult:
+        return await search_hadith(info, query, query_language, collection_id, limit)
+
+    @strawberry.field(description="A canonical hadith and its corpus reference.")
+    async def get_hadith(self, info: Info, hadith_id: int) -> Hadith:
+        return await get_hadith(info, hadith_id)
+
+    @strawberry.field(description="The observed chains of a hadith, each node keeping its resolution status.")
+    async def get_hadith_chains(self, info: Info, hadith_id: int, limit: int | None = None) -> HadithChains:
+        return await get_hadith_chains(info, hadith_id, limit)
+
+    @strawberry.field(description="Candidate narrators for an Arabic or transliterated name.")
+    async def search_narrator(
+        self,
+        info: Info,
+        query: str,
+        query_language: str | None = "auto",
+        filters: NarratorFilters | None = None,
+        limit: int | None = None,
+    ) -> NarratorSearchResult:
+        return await search_narrator(info, query, query_language, filters, limit)
+
+    @strawberry.field(description="A narrator's profile: identity, legacy data, rijal entries, assertions.")
+    async def get_narrator_profile(
+        self, info: Info, narrator_id: int, entry_limit: int | None = None
+    ) -> NarratorProfile:
+        return await get_narrator_profile(info, narrator_id, entry_limit)
+
+    @strawberry.field(description="A page of a narrator's confirmed occurrences in chains, with full counts.")
+    async def get_narrator_hadiths(
+        self, info: Info, narrator_id: int, page: int | None = 1, limit: int | None = None
+    ) -> NarratorHadiths:
+        return await get_narrator_hadiths(info, narrator_id, page, limit)
+
+    @strawberry.field(description="Recorded relations between two narrators, and chain observations apart.")
+    async def get_transmission_relation(
+        self,
+        info: Info,
+        narrator_a_id: int,
+        narrator_b_id: int,
+        include_chain_observations: bool | None = True,
+        limit: int | None = None,
+    ) -> TransmissionRelation:
+        return await get_transmission_relation(info, narrator_a_id, narrator_b_id, include_chain_observations, limit)
+
+    @strawberry.field(description="The published, validated commentary passages on a hadith.")
+    async def get_hadith_commentary(
+        self, info: Info, hadith_id: int, language: str | None = None, limit: int | None = None
+    ) -> HadithCommentary:
+        return await get_hadith_commentary(info, hadith_id, language, limit)
+
+
+CONFIG = StrawberryConfig(auto_camel_case=False, scalar_map={ObjectId: OBJECT_ID_SCALAR})

@@ -1,0 +1,166 @@
+"""A small real subset of the data folder: the first hadith of the first kitabs of each collection,
+and every row that joins to them.
+
+Every file is either filtered (the same rows, fewer of them) or linked unchanged, so the importer
+reads the subset exactly as it reads the full folder. Nothing here is committed data: it is cut
+from ../shared/data at test time.
+"""
+
+import csv
+import gzip
+import io
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+KITABS = 2  # kitab 0 (an introduction, where there is one), 1 and 2
+HADITH_PER_KITAB = 25
+COLLECTIONS = ("bukhari", "muslim", "abudawud", "tirmidhi", "nasai", "ibnmajah", "malik")
+FAWAZ_FILES = {
+    "abudawud1": "abudawud",
+    "nasai1": "nasai",
+    "tirmidhi1": "tirmidhi",
+}
+
+Keep = Callable[[dict[str, Any]], bool]
+
+
+def number_key(value: object) -> str:
+    """'1', 1, 1.0 and '1.0' are the same hadith number; a range such as '408-409' stays as it is."""
+    try:
+        return str(float(str(value)))
+    except ValueError:
+        return str(value).strip()
+
+
+@dataclass
+class Kept:
+    """The keys of the kept hadith, per collection."""
+
+    in_book: set[tuple[str, str, str]] = field(default_factory=set)
+    numbers: dict[str, set[str]] = field(default_factory=lambda: {c: set() for c in COLLECTIONS})
+    whole_numbers: dict[str, set[int]] = field(default_factory=lambda: {c: set() for c in COLLECTIONS})
+    lk_rows: set[tuple[str, str]] = field(default_factory=set)
+    kaggle_rows: set[str] = field(default_factory=set)
+
+
+def _filter_jsonl(src: Path, dst: Path, keep: Keep) -> None:
+    with gzip.open(src, "rt", encoding="utf-8") as fin, gzip.open(dst, "wt", encoding="utf-8") as fout:
+        for line in fin:
+            if line.strip() and keep(json.loads(line)):
+                fout.write(line)
+
+
+def _filter_csv(src: Path, dst: Path, keep: Keep) -> list[dict[str, str]]:
+    with gzip.open(src, "rt", encoding="utf-8", newline="") as fin:
+        reader = csv.DictReader(fin)
+        fields = list(reader.fieldnames or [])
+        kept = [row for row in reader if keep(row)]
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(kept)
+    with gzip.open(dst, "wt", encoding="utf-8", newline="") as fout:
+        fout.write(out.getvalue())
+    return kept
+
+
+def in_subset(kitab: object, index_in_kitab: object) -> bool:
+    return float(str(kitab)) <= KITABS and int(str(index_in_kitab)) <= HADITH_PER_KITAB
+
+
+def _crosswalk(src: Path, dst: Path, kept: Kept) -> None:
+    def keep(row: dict[str, Any]) -> bool:
+        return in_subset(row["hj_kitab_chapterId"], row["hj_idInBook"])
+
+    for row in _filter_csv(src, dst, keep):
+        coll = row["collection"]
+        kept.in_book.add((coll, row["hj_kitab_chapterId"], row["hj_idInBook"]))
+        if row["fawaz_hadithnumber"]:
+            kept.numbers[coll].add(number_key(row["fawaz_hadithnumber"]))
+        whole = row["fawaz_arabicnumber"] if coll == "muslim" else row["fawaz_hadithnumber"]
+        if whole:
+            kept.whole_numbers[coll].add(int(float(whole)))
+
+
+def _lk_crosswalk(src: Path, dst: Path, kept: Kept) -> None:
+    def keep(row: dict[str, Any]) -> bool:
+        return (row["collection"], row["hj_kitab_chapterId"], row["hj_idInBook"]) in kept.in_book
+
+    for row in _filter_csv(src, dst, keep):
+        kept.lk_rows.add((row["lk_source_file"], number_key(row["lk_hadith_number"])))
+
+
+def _chains(src: Path, dst: Path, kept: Kept) -> None:
+    def keep(row: dict[str, Any]) -> bool:
+        return (row["collection"], row["hj_kitab_chapterId"], row["hj_idInBook"]) in kept.in_book
+
+    kept.kaggle_rows = {row["kaggle_row"] for row in _filter_csv(src, dst, keep)}
+
+
+def _by_number(collection: str, kept: Kept, key: str = "hadith_number") -> Keep:
+    numbers = kept.numbers[collection]
+    return lambda row: number_key(row[key]) in numbers
+
+
+def _filters(kept: Kept) -> dict[str, Keep]:
+    filters: dict[str, Keep] = {}
+    for coll in COLLECTIONS:
+        filters[f"hadith/sunnah_hadith_json/{coll}.jsonl.gz"] = lambda row: in_subset(row["chapterId"], row["idInBook"])
+        for lang in ("ara", "fra"):
+            filters[f"hadith/hadith_api_sqlite_export/{lang}-{coll}.jsonl.gz"] = _by_number(coll, kept)
+        for prefix in ("eng", "ara", "fra"):
+            fawaz = f"hadith/fawaz_hadith_csv/{prefix}-{coll}.csv.gz"
+            filters[fawaz] = _by_number(coll, kept, "hadithnumber")
+    for name, coll in FAWAZ_FILES.items():
+        filters[f"hadith/fawaz_hadith_csv/ara-{name}.csv.gz"] = _by_number(coll, kept, "hadithnumber")
+    filters["narrators/kaggle_muslimscholars/chain_nodes_derived.jsonl.gz"] = lambda row: (
+        str(row["kaggle_row"]) in kept.kaggle_rows
+    )
+    return filters
+
+
+def _commentary_keep(kept: Kept) -> Keep:
+    def keep(row: dict[str, Any]) -> bool:
+        if row["collection"] not in kept.whole_numbers:
+            return True  # the forties are kept whole
+        marker = row.get("marker_no")
+        return marker is not None and int(marker) in kept.whole_numbers[row["collection"]]
+
+    return keep
+
+
+def _lk_keep(kept: Kept) -> Keep:
+    return lambda row: (row["source_file"], number_key(row["Hadith_number"])) in kept.lk_rows
+
+
+def build_subset(data_dir: Path, out: Path) -> Path:
+    """Write the subset of `data_dir` into `out` and return `out`."""
+    kept = Kept()
+    ordered: list[tuple[str, Callable[[Path, Path, Kept], None]]] = [
+        ("hadith/crosswalks/hadith_json_to_fawaz_numbers.csv.gz", _crosswalk),
+        ("hadith/crosswalks/lk_to_hadith_json.csv.gz", _lk_crosswalk),
+        ("narrators/kaggle_muslimscholars/kaggle_chains_aligned.csv.gz", _chains),
+    ]
+    for rel, action in ordered:
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        action(data_dir / rel, out / rel, kept)
+    done = {rel for rel, _ in ordered}
+    filters = _filters(kept)
+    for src in sorted(p for p in data_dir.rglob("*") if p.is_file()):
+        rel = src.relative_to(data_dir).as_posix()
+        if rel in done:
+            continue
+        dst = out / rel
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        if rel in filters:
+            (_filter_jsonl if rel.endswith(".jsonl.gz") else _filter_csv)(src, dst, filters[rel])
+        elif rel.startswith("commentary/") and rel.endswith(".jsonl.gz"):
+            _filter_jsonl(src, dst, _commentary_keep(kept))
+        elif rel.startswith("hadith/lk_hadith_corpus/"):
+            _filter_csv(src, dst, _lk_keep(kept))
+        else:
+            dst.symlink_to(src.resolve())
+    return out

@@ -1,0 +1,253 @@
+"""The importer, run for real on a real subset: counts, stable ids, atomicity, bad input."""
+
+import gzip
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from app.arabic import normalize
+from ingest import steps
+from ingest.context import ImportContext
+from ingest.errors import MissingInput, TooManyBadRows
+from ingest.run import ImportReport, run_import
+from tests.conftest import LIVE_SCHEMA, quiet_console
+from tests.dbquery import fetch, id_fingerprint, scalar, schema_exists
+
+SEVEN = ("bukhari", "muslim", "abudawud", "tirmidhi", "nasai", "ibnmajah", "malik")
+FORTIES = {"ara-nawawi": "nawawi40", "ara-qudsi": "qudsi40", "ara-dehlawi": "shahwaliullah40"}
+
+
+def _lines(path: Path) -> list[str]:
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        return [line for line in f if line.strip()]
+
+
+def _count(url: str, sql: str, *args: object) -> int:
+    return int(scalar(url, LIVE_SCHEMA, sql, *args))
+
+
+def test_every_hadith_of_the_subset_is_imported(imported: ImportReport, database_url: str, subset_dir: Path) -> None:
+    for code in SEVEN:
+        expected = len(_lines(subset_dir / f"hadith/sunnah_hadith_json/{code}.jsonl.gz"))
+        got = _count(
+            database_url, "SELECT count(*) FROM hadith JOIN collection USING (collection_id) WHERE code = $1", code
+        )
+        assert got == expected, code
+    for edition, code in FORTIES.items():
+        expected = len(_lines(subset_dir / f"hadith/hadith_api_sqlite_export/{edition}.jsonl.gz"))
+        got = _count(
+            database_url, "SELECT count(*) FROM hadith JOIN collection USING (collection_id) WHERE code = $1", code
+        )
+        assert got == expected, code
+    assert imported.counts["hadith"] == _count(database_url, "SELECT count(*) FROM hadith")
+
+
+def test_arabic_for_all_and_french_where_a_source_gives_it(imported: ImportReport, database_url: str) -> None:
+    # Only Malik has records no source gives in Arabic (statements by Malik, English only).
+    assert (
+        _count(
+            database_url,
+            "SELECT count(*) FROM hadith JOIN collection USING (collection_id)"
+            " WHERE text_ar IS NULL AND code <> 'malik'",
+        )
+        == 0
+    )
+    french = dict(
+        (r["code"], r["n"])
+        for r in fetch(
+            database_url,
+            LIVE_SCHEMA,
+            "SELECT code, count(text_fr) AS n FROM hadith JOIN collection USING (collection_id) GROUP BY code",
+        )
+    )
+    assert french["tirmidhi"] == 0  # no source gives French for Tirmidhi
+    for code in ("bukhari", "abudawud", "nasai", "malik"):
+        assert french[code] > 0, code
+
+
+def test_every_aligned_dataset_chain_and_node_is_imported(
+    imported: ImportReport, database_url: str, subset_dir: Path
+) -> None:
+    nodes_file = subset_dir / "narrators/kaggle_muslimscholars/chain_nodes_derived.jsonl.gz"
+    expected_chains = len(_lines(nodes_file))
+    expected_nodes = sum(line.count('"position"') for line in _lines(nodes_file))
+    assert _count(database_url, "SELECT count(*) FROM chain WHERE origin = 'dataset'") == expected_chains
+    assert (
+        _count(database_url, "SELECT count(*) FROM chain_node JOIN chain USING (chain_id) WHERE origin = 'dataset'")
+        == expected_nodes
+    )
+
+
+def test_narrators_relations_and_rijal_are_whole(imported: ImportReport) -> None:
+    assert imported.counts["narrator"] == 24_326
+    assert imported.counts["rijal_notice"] == 8_827 + 7_201 + 7_829
+    assert imported.counts["transmission_relation"] > 25_000
+
+
+def test_bukhari_1_has_its_six_narrators_in_order(imported: ImportReport, database_url: str) -> None:
+    rows = fetch(
+        database_url,
+        LIVE_SCHEMA,
+        """SELECT n.position, n.narrator_id, n.mention_ar, n.transmission_term_ar, n.resolution_status
+             FROM hadith h JOIN chain c USING (hadith_id) JOIN chain_node n USING (chain_id)
+            WHERE h.canonical_reference = 'bukhari:1' ORDER BY n.position""",
+    )
+    assert [r["narrator_id"] for r in rows] == [30418, 20005, 11062, 11213, 11042, 3]
+    assert [r["position"] for r in rows] == [1, 2, 3, 4, 5, 6]
+    assert all(r["resolution_status"] == "confirmed" for r in rows)
+    assert all(r["mention_ar"] and r["transmission_term_ar"] for r in rows)
+    assert [normalize(r["mention_ar"]) for r in rows] == [
+        "الحميدي عبد الله بن الزبير",
+        "سفيان",
+        "يحيي بن سعيد الانصاري",
+        "محمد بن ابراهيم التيمي",
+        "علقمه بن وقاص الليثي",
+        "عمر بن الخطاب",
+    ]
+
+
+def test_confirmed_nodes_always_name_a_narrator_and_parsed_nodes_are_never_confirmed(
+    imported: ImportReport, database_url: str
+) -> None:
+    assert (
+        _count(
+            database_url,
+            "SELECT count(*) FROM chain_node WHERE resolution_status = 'confirmed' AND narrator_id IS NULL",
+        )
+        == 0
+    )
+    assert (
+        _count(
+            database_url,
+            "SELECT count(*) FROM chain_node JOIN chain USING (chain_id)"
+            " WHERE origin = 'parsed_isnad' AND resolution_status = 'confirmed'",
+        )
+        == 0
+    )
+    assert (
+        _count(
+            database_url,
+            "SELECT count(*) FROM chain_node WHERE resolution_status = 'ambiguous' AND narrator_id IS NOT NULL",
+        )
+        == 0
+    )
+
+
+def test_chain_neighbours_are_not_stored_as_relations(imported: ImportReport, database_url: str) -> None:
+    # 'Umar and 'Alqama are adjacent in Bukhari 1, but no source records them as teacher and student.
+    assert (
+        _count(
+            database_url,
+            "SELECT count(*) FROM transmission_relation WHERE (teacher_id, student_id) IN ((3, 11042), (11042, 3))",
+        )
+        == 0
+    )
+    assert (
+        _count(
+            database_url,
+            "SELECT count(*) FROM transmission_relation WHERE teacher_id = 11042"
+            " AND student_id = 11213 AND status = 'attested'",
+        )
+        == 1
+    )
+
+
+def test_the_public_commentary_view_shows_only_published_validated_passages(
+    imported: ImportReport, database_url: str
+) -> None:
+    public = _count(database_url, "SELECT count(*) FROM public_commentary_passage")
+    published = _count(
+        database_url,
+        "SELECT count(*) FROM commentary_passage"
+        " WHERE publication_status = 'PUBLISHED' AND validation_status = 'VALIDATED'",
+    )
+    assert public == published > 0
+    assert _count(database_url, "SELECT count(*) FROM commentary_passage") > public
+
+
+def test_two_imports_give_identical_ids(imported: ImportReport, database_url: str, subset_dir: Path) -> None:
+    run_import(subset_dir, database_url, "isnad_again", quiet_console())
+    assert id_fingerprint(database_url, "isnad_again") == id_fingerprint(database_url, LIVE_SCHEMA)
+
+
+def _snapshot(url: str) -> tuple[dict[str, str], object]:
+    return id_fingerprint(url, LIVE_SCHEMA), scalar(url, LIVE_SCHEMA, "SELECT started_at FROM import_run")
+
+
+def _copy_data(subset_dir: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "data"
+    shutil.copytree(subset_dir, copy, symlinks=True)
+    return copy
+
+
+def _corrupt(path: Path, every: int) -> None:
+    """Replace one data line in `every` by a line that parses neither as JSON nor as a CSV record."""
+    header, *rows = _lines(path)
+    broken = [header] + [row if i % every else "broken line\n" for i, row in enumerate(rows, start=1)]
+    path.unlink()
+    with gzip.open(path, "wt", encoding="utf-8") as f:
+        f.writelines(broken)
+
+
+BIG_FILE = "narrators/kaggle_muslimscholars/narrators_reconstructed.csv.gz"
+
+
+def test_a_missing_file_is_named_with_its_purpose(
+    imported: ImportReport, database_url: str, subset_dir: Path, tmp_path: Path
+) -> None:
+    data = _copy_data(subset_dir, tmp_path)
+    (data / BIG_FILE).unlink()
+    before = _snapshot(database_url)
+    with pytest.raises(MissingInput, match=r"narrators_reconstructed\.csv\.gz: file not found \(needed for .+\)"):
+        run_import(data, database_url, LIVE_SCHEMA, quiet_console())
+    assert _snapshot(database_url) == before
+
+
+def test_over_one_percent_of_bad_rows_stops_the_import_and_changes_nothing(
+    imported: ImportReport, database_url: str, subset_dir: Path, tmp_path: Path
+) -> None:
+    data = _copy_data(subset_dir, tmp_path)
+    target = data / BIG_FILE
+    target.unlink()
+    shutil.copy(subset_dir / BIG_FILE, target)
+    _corrupt(target, every=50)
+    before = _snapshot(database_url)
+    with pytest.raises(TooManyBadRows, match=r"narrators_reconstructed\.csv\.gz: \d+ of \d+ rows are malformed"):
+        run_import(data, database_url, LIVE_SCHEMA, quiet_console())
+    assert _snapshot(database_url) == before
+
+
+def test_a_few_bad_rows_are_skipped_and_reported_by_line(
+    imported: ImportReport, database_url: str, subset_dir: Path, tmp_path: Path
+) -> None:
+    data = _copy_data(subset_dir, tmp_path)
+    target = data / BIG_FILE
+    target.unlink()
+    shutil.copy(subset_dir / BIG_FILE, target)
+    _corrupt(target, every=1000)
+    report = run_import(data, database_url, "isnad_bad_rows", quiet_console())
+    assert report.bad_rows
+    assert all(line.startswith(f"{BIG_FILE}:") for line in report.bad_rows)
+    assert report.bad_rows[0].startswith(f"{BIG_FILE}:1001:")
+    assert report.counts["narrator"] == 24_326 - len(report.bad_rows)
+
+
+def test_a_failure_while_writing_leaves_the_previous_database_untouched(
+    imported: ImportReport, database_url: str, subset_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def break_a_constraint(ctx: ImportContext) -> None:
+        node = dict(ctx.tables["chain_node"][0], resolution_status="confirmed", narrator_id=None)
+        ctx.tables["chain_node"].append(dict(node, node_id=999_999_999))
+
+    failing: tuple[tuple[str, Callable[[ImportContext], None]], ...] = (
+        *steps.STEPS,
+        ("a step that builds an invalid row", break_a_constraint),
+    )
+    monkeypatch.setattr("ingest.run.STEPS", failing)
+    before = _snapshot(database_url)
+    with pytest.raises(Exception, match="chain_node"):
+        run_import(subset_dir, database_url, LIVE_SCHEMA, quiet_console())
+    assert _snapshot(database_url) == before
+    assert not schema_exists(database_url, "isnad_build")
