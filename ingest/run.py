@@ -81,13 +81,15 @@ def _add_provenance(ctx: ImportContext, data_dir: Path) -> None:
     )
 
 
-async def write_database(ctx: ImportContext, url: str, live_schema: str, console: Console) -> dict[str, int]:
+async def write_database(
+    ctx: ImportContext, url: str, live_schema: str, console: Console, reader_role: str | None = None
+) -> dict[str, int]:
     """Write into a build schema and swap it in; on any failure the live schema is untouched."""
-    conn = await asyncpg.connect(url)
+    conn = await writer.connect_creating_database(url)
     try:
         await writer.acquire_import_lock(conn)
         try:
-            await _build_and_swap(conn, ctx, live_schema, console)
+            await _build_and_swap(conn, ctx, live_schema, console, reader_role)
         except BaseException:
             await writer.drop_build_schema(conn)
             raise
@@ -98,7 +100,9 @@ async def write_database(ctx: ImportContext, url: str, live_schema: str, console
         await conn.close()
 
 
-async def _build_and_swap(conn: asyncpg.Connection, ctx: ImportContext, live_schema: str, console: Console) -> None:
+async def _build_and_swap(
+    conn: asyncpg.Connection, ctx: ImportContext, live_schema: str, console: Console, reader_role: str | None
+) -> None:
     await writer.create_build_schema(conn)
     with _progress(console) as progress:
         total = sum(len(rows) for rows in ctx.tables.values())
@@ -109,14 +113,18 @@ async def _build_and_swap(conn: asyncpg.Connection, ctx: ImportContext, live_sch
 
         await writer.copy_tables(conn, ctx.tables, advance)
         progress.update(task, description="writing rows (COPY)")
+    if reader_role:
+        await writer.grant_reader(conn, reader_role)
     await writer.swap_in(conn, live_schema)
 
 
-def run_import(data_dir: Path, url: str, live_schema: str, console: Console) -> ImportReport:
+def run_import(
+    data_dir: Path, url: str, live_schema: str, console: Console, reader_role: str | None = None
+) -> ImportReport:
     started = time.perf_counter()
     ctx = read_sources(data_dir, console)
     read_done = time.perf_counter()
-    counts = asyncio.run(write_database(ctx, url, live_schema, console))
+    counts = asyncio.run(write_database(ctx, url, live_schema, console, reader_role))
     bad = ctx.bad_rows()
     if bad:
         console.print(f"[yellow]{len(bad)} malformed rows skipped; first:[/yellow]")

@@ -8,10 +8,12 @@ import re
 from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
 from ingest.context import Row
+from ingest.errors import ImportFailed
 
 BUILD_SCHEMA = "isnad_build"
 PREVIOUS_SCHEMA = "isnad_previous"
@@ -26,6 +28,21 @@ def ddl() -> str:
 def table_order() -> list[str]:
     """Tables in the order the DDL creates them, which is an order that satisfies every foreign key."""
     return re.findall(r"^CREATE TABLE (\w+)", ddl(), flags=re.MULTILINE)
+
+
+async def connect_creating_database(url: str) -> asyncpg.Connection:
+    """Connect to the database of `url`, creating it first when the server does not have it yet."""
+    try:
+        return await asyncpg.connect(url)
+    except asyncpg.InvalidCatalogNameError:
+        parts = urlsplit(url)
+        name = parts.path.lstrip("/")
+        server = await asyncpg.connect(urlunsplit(parts._replace(path="/postgres")))
+        try:
+            await server.execute(f'CREATE DATABASE "{name}"')
+        finally:
+            await server.close()
+        return await asyncpg.connect(url)
 
 
 async def acquire_import_lock(conn: asyncpg.Connection) -> None:
@@ -74,6 +91,15 @@ async def copy_tables(
             await conn.copy_records_to_table(table, records=records, columns=columns, schema_name=BUILD_SCHEMA)
         advance(table, len(rows))
     await conn.execute("ANALYZE")
+
+
+async def grant_reader(conn: asyncpg.Connection, role: str) -> None:
+    """Let `role` read the build schema (and nothing else): SELECT only, so it survives each swap."""
+    if not await conn.fetchval("SELECT 1 FROM pg_roles WHERE rolname = $1", role):
+        raise ImportFailed(f"the reader role {role!r} does not exist; create it first (see README)")
+    quoted = '"' + role.replace('"', '""') + '"'
+    await conn.execute(f"GRANT USAGE ON SCHEMA {BUILD_SCHEMA} TO {quoted}")
+    await conn.execute(f"GRANT SELECT ON ALL TABLES IN SCHEMA {BUILD_SCHEMA} TO {quoted}")
 
 
 async def swap_in(conn: asyncpg.Connection, live_schema: str) -> None:

@@ -53,8 +53,9 @@ def imported(database_url: str, subset_dir: Path) -> ImportReport:
 
 
 def api_settings(database_url: str, **overrides: object) -> Settings:
-    base = load_settings()
-    return replace(base, database_url=database_url, db_schema=LIVE_SCHEMA, **overrides)  # type: ignore[arg-type]
+    """The environment's settings, pointed at `database_url` and the live schema, with `overrides`."""
+    values: dict[str, object] = {"database_url": database_url, "db_schema": LIVE_SCHEMA, **overrides}
+    return replace(load_settings(), **values)  # type: ignore[arg-type]
 
 
 @pytest.fixture(scope="session")

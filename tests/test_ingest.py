@@ -194,6 +194,16 @@ def _corrupt(path: Path, every: int) -> None:
 BIG_FILE = "narrators/kaggle_muslimscholars/narrators_reconstructed.csv.gz"
 
 
+def _with_corrupted_narrators(subset_dir: Path, tmp_path: Path, every: int) -> Path:
+    """A copy of the subset whose narrators file has one line in `every` broken."""
+    data = _copy_data(subset_dir, tmp_path)
+    target = data / BIG_FILE
+    target.unlink()
+    shutil.copy(subset_dir / BIG_FILE, target)
+    _corrupt(target, every=every)
+    return data
+
+
 def test_a_missing_file_is_named_with_its_purpose(
     imported: ImportReport, database_url: str, subset_dir: Path, tmp_path: Path
 ) -> None:
@@ -208,11 +218,7 @@ def test_a_missing_file_is_named_with_its_purpose(
 def test_over_one_percent_of_bad_rows_stops_the_import_and_changes_nothing(
     imported: ImportReport, database_url: str, subset_dir: Path, tmp_path: Path
 ) -> None:
-    data = _copy_data(subset_dir, tmp_path)
-    target = data / BIG_FILE
-    target.unlink()
-    shutil.copy(subset_dir / BIG_FILE, target)
-    _corrupt(target, every=50)
+    data = _with_corrupted_narrators(subset_dir, tmp_path, every=50)
     before = _snapshot(database_url)
     with pytest.raises(TooManyBadRows, match=r"narrators_reconstructed\.csv\.gz: \d+ of \d+ rows are malformed"):
         run_import(data, database_url, LIVE_SCHEMA, quiet_console())
@@ -222,11 +228,7 @@ def test_over_one_percent_of_bad_rows_stops_the_import_and_changes_nothing(
 def test_a_few_bad_rows_are_skipped_and_reported_by_line(
     imported: ImportReport, database_url: str, subset_dir: Path, tmp_path: Path
 ) -> None:
-    data = _copy_data(subset_dir, tmp_path)
-    target = data / BIG_FILE
-    target.unlink()
-    shutil.copy(subset_dir / BIG_FILE, target)
-    _corrupt(target, every=1000)
+    data = _with_corrupted_narrators(subset_dir, tmp_path, every=1000)
     report = run_import(data, database_url, "isnad_bad_rows", quiet_console())
     assert report.bad_rows
     assert all(line.startswith(f"{BIG_FILE}:") for line in report.bad_rows)

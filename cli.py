@@ -1,4 +1,6 @@
-"""The `isnad-graphql` command: `ingest` builds the reference database; `serve` runs the API."""
+"""The `isnad-graphql` command: `ingest` builds the reference database (the only writer); `serve` runs the
+read-only API. It is the one module that reaches both sides.
+"""
 
 import argparse
 import os
@@ -16,6 +18,8 @@ def _parser() -> argparse.ArgumentParser:
     ingest = commands.add_parser("ingest", help="build the reference database from the data folder")
     ingest.add_argument("--data-dir", type=Path, help="default: $ISNAD_DATA_DIR, else ../shared/data")
     ingest.add_argument("--database-url", help="default: $ISNAD_DATABASE_URL, else the embedded PostgreSQL")
+    ingest.add_argument("--reader-role", help="a SELECT-only role to grant the new schema to ($ISNAD_READER_ROLE)")
+    commands.add_parser("check-readonly", help="prove that the API and what it ships never write")
     serve = commands.add_parser("serve", help="run the GraphQL API (read only)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
@@ -34,7 +38,7 @@ def _ingest(args: argparse.Namespace) -> int:
     data_dir = args.data_dir or settings.data_dir
     try:
         with database_url(args.database_url or settings.database_url, settings.embedded_pgdata) as url:
-            report = run_import(data_dir, url, settings.db_schema, console)
+            report = run_import(data_dir, url, settings.db_schema, console, args.reader_role or settings.reader_role)
     except ImportFailed as exc:
         console.print(f"[red]import failed, the database is unchanged:[/red] {exc}")
         return 1
@@ -62,9 +66,23 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_readonly(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from migrations_readonly_check.report import code_checks, database_checks
+
+    settings = load_settings()
+    checks = code_checks(Path(__file__).resolve().parent)
+    with database_url(settings.database_url, settings.embedded_pgdata) as url:
+        checks += asyncio.run(database_checks(settings, url))
+    for check in checks:
+        print(f"{'PASS' if check.passed else 'FAIL'}  {check.name}: {check.detail}")  # noqa: T201 - a report
+    return 0 if all(check.passed for check in checks) else 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    handlers = {"ingest": _ingest, "serve": _serve}
+    handlers = {"ingest": _ingest, "serve": _serve, "check-readonly": _check_readonly}
     return handlers[args.command](args)
 
 
