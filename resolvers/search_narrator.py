@@ -81,7 +81,7 @@ async def _tiers(info: Info, query: str, scope: search.NarratorScope) -> list[tu
         )
         if rest.most <= 0 or (tier is MatchTier.fulltext and " " not in query):
             continue
-        found += [(tier, r) for r in await search.narrators_by_name(info.context.db, tier.value, query, rest)]
+        found += [(tier, r) for r in await search.narrators_by_name(info.context.db, tier.name, query, rest)]
     return found
 
 

@@ -9,7 +9,7 @@ from schema.common import EvidenceStatus, Provenance
 
 @strawberry.enum(description="The publication status of a translation.")
 class TranslationStatus(Enum):
-    PUBLISHED = "PUBLISHED"
+    PUBLISHED = strawberry.enum_value("PUBLISHED", description="Published: validated for the public.")
 
 
 @strawberry.type(description="A translation of a passage.")

@@ -25,23 +25,23 @@ class EvidenceStatus(Enum):
 
 @strawberry.enum(description="The kind of object a provenance entry is about.")
 class ObjectType(Enum):
-    hadith = "hadith"
-    chain = "chain"
-    chain_node = "chain_node"
-    narrator = "narrator"
-    narrator_entry = "narrator_entry"
-    relation = "relation"
-    commentary_passage = "commentary_passage"
-    source = "source"
-    dataset = "dataset"
+    hadith = strawberry.enum_value("hadith", description="A hadith.")
+    chain = strawberry.enum_value("chain", description="A chain of transmission.")
+    chain_node = strawberry.enum_value("chain_node", description="A node of a chain.")
+    narrator = strawberry.enum_value("narrator", description="A narrator.")
+    narrator_entry = strawberry.enum_value("narrator_entry", description="A rijal notice about a narrator.")
+    relation = strawberry.enum_value("relation", description="A teacher/student relation.")
+    commentary_passage = strawberry.enum_value("commentary_passage", description="A commentary passage.")
+    source = strawberry.enum_value("source", description="A source as a whole.")
+    dataset = strawberry.enum_value("dataset", description="A dataset as a whole.")
 
 
 @strawberry.enum(description="The kind of source a claim comes from.")
 class SourceType(Enum):
-    corpus = "corpus"
-    scholarly_work = "scholarly_work"
-    commentary = "commentary"
-    dataset = "dataset"
+    corpus = strawberry.enum_value("corpus", description="A corpus of hadith texts.")
+    scholarly_work = strawberry.enum_value("scholarly_work", description="A scholar's work (a rijal book).")
+    commentary = strawberry.enum_value("commentary", description="A commentary (sharh).")
+    dataset = strawberry.enum_value("dataset", description="A dataset, or a file derived from one.")
 
 
 @strawberry.type(description="Where a claim comes from (contract section B). An unknown field is null.")

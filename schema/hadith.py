@@ -55,7 +55,9 @@ class Hadith:
 
     @strawberry.field(description="Its observed chains, by chain_number (navigation; see get_hadith_chains).")
     async def chains(
-        self, info: Info, limit: int | None = None
+        self,
+        info: Info,
+        limit: Annotated[int | None, strawberry.argument(description="How many chains at most (5, max 20).")] = None,
     ) -> Annotated["HadithChains", strawberry.lazy("schema.chain")]:
         from resolvers.get_hadith_chains import chains_of_hadith
 

@@ -25,7 +25,9 @@ class NarratorSummary:
 
     @strawberry.field(description="Hadith in which the narrator occurs as a confirmed chain node, by hadith id.")
     async def hadiths(
-        self, info: Info, limit: int | None = None
+        self,
+        info: Info,
+        limit: Annotated[int | None, strawberry.argument(description="How many hadith at most (5, max 20).")] = None,
     ) -> list[Annotated["Hadith", strawberry.lazy("schema.hadith")]]:
         from resolvers.narrator_summary import hadiths_of_narrator
 

@@ -1,5 +1,7 @@
 """The root Query: exactly the eight tools of the contract, each delegating to its resolver."""
 
+from typing import Annotated
+
 import strawberry
 from strawberry.schema.config import StrawberryConfig
 
@@ -21,47 +23,64 @@ from schema.relation import TransmissionRelation
 from schema.search import HadithSearchResult, NarratorFilters, NarratorSearchResult
 
 
+def _arg(description: str) -> strawberry.types.arguments.StrawberryArgumentAnnotation:
+    return strawberry.argument(description=description)
+
+
+HadithId = Annotated[int, _arg("The hadith's stable id (bukhari:1 is 100001).")]
+NarratorId = Annotated[int, _arg("The narrator's stable id (the muslimscholars scholar_indx).")]
+Query_ = Annotated[str, _arg("The words, citation or name to look for (1 to 500 characters).")]
+Limit = Annotated[int | None, _arg("How many items at most; null takes the default (see the contract's table).")]
+
+
 @strawberry.type(description="The eight read-only tools of the hadith and narrator graph.")
 class Query:
     @strawberry.field(description="Candidate hadith by Arabic wording, French wording or citation.")
     async def search_hadith(
         self,
         info: Info,
-        query: str,
-        query_language: str | None = "auto",
-        collection_id: int | None = None,
-        limit: int | None = None,
+        query: Query_,
+        query_language: Annotated[str | None, _arg("ar, fr or auto (the script decides).")] = "auto",
+        collection_id: Annotated[int | None, _arg("Only this collection (1 bukhari ... 7 malik).")] = None,
+        limit: Limit = None,
     ) -> HadithSearchResult:
         return await search_hadith(info, query, query_language, collection_id, limit)
 
     @strawberry.field(description="A canonical hadith and its corpus reference.")
-    async def get_hadith(self, info: Info, hadith_id: int) -> Hadith:
+    async def get_hadith(self, info: Info, hadith_id: HadithId) -> Hadith:
         return await get_hadith(info, hadith_id)
 
     @strawberry.field(description="The observed chains of a hadith, each node keeping its resolution status.")
-    async def get_hadith_chains(self, info: Info, hadith_id: int, limit: int | None = None) -> HadithChains:
+    async def get_hadith_chains(self, info: Info, hadith_id: HadithId, limit: Limit = None) -> HadithChains:
         return await get_hadith_chains(info, hadith_id, limit)
 
     @strawberry.field(description="Candidate narrators for an Arabic or transliterated name.")
     async def search_narrator(
         self,
         info: Info,
-        query: str,
-        query_language: str | None = "auto",
-        filters: NarratorFilters | None = None,
-        limit: int | None = None,
+        query: Query_,
+        query_language: Annotated[str | None, _arg("ar, latin or auto (the script decides).")] = "auto",
+        filters: Annotated[NarratorFilters | None, _arg("Narrow the candidates; null fields do not filter.")] = None,
+        limit: Limit = None,
     ) -> NarratorSearchResult:
         return await search_narrator(info, query, query_language, filters, limit)
 
     @strawberry.field(description="A narrator's profile: identity, legacy data, rijal entries, assertions.")
     async def get_narrator_profile(
-        self, info: Info, narrator_id: int, entry_limit: int | None = None
+        self,
+        info: Info,
+        narrator_id: NarratorId,
+        entry_limit: Annotated[int | None, _arg("How many rijal notices at most (default 10, max 20).")] = None,
     ) -> NarratorProfile:
         return await get_narrator_profile(info, narrator_id, entry_limit)
 
     @strawberry.field(description="A page of a narrator's confirmed occurrences in chains, with full counts.")
     async def get_narrator_hadiths(
-        self, info: Info, narrator_id: int, page: int | None = 1, limit: int | None = None
+        self,
+        info: Info,
+        narrator_id: NarratorId,
+        page: Annotated[int | None, _arg("The page, from 1.")] = 1,
+        limit: Limit = None,
     ) -> NarratorHadiths:
         return await get_narrator_hadiths(info, narrator_id, page, limit)
 
@@ -69,16 +88,22 @@ class Query:
     async def get_transmission_relation(
         self,
         info: Info,
-        narrator_a_id: int,
-        narrator_b_id: int,
-        include_chain_observations: bool | None = True,
-        limit: int | None = None,
+        narrator_a_id: Annotated[int, _arg("One narrator.")],
+        narrator_b_id: Annotated[int, _arg("The other narrator (not the same one).")],
+        include_chain_observations: Annotated[
+            bool | None, _arg("Also report chains where the two stand adjacent (default true).")
+        ] = True,
+        limit: Limit = None,
     ) -> TransmissionRelation:
         return await get_transmission_relation(info, narrator_a_id, narrator_b_id, include_chain_observations, limit)
 
     @strawberry.field(description="The published, validated commentary passages on a hadith.")
     async def get_hadith_commentary(
-        self, info: Info, hadith_id: int, language: str | None = None, limit: int | None = None
+        self,
+        info: Info,
+        hadith_id: HadithId,
+        language: Annotated[str | None, _arg("fr, ar, or null for every passage.")] = None,
+        limit: Limit = None,
     ) -> HadithCommentary:
         return await get_hadith_commentary(info, hadith_id, language, limit)
 

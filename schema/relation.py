@@ -23,9 +23,9 @@ class RelationStatus(Enum):
 
 @strawberry.enum(description="The gateway's normalization of relation_status.")
 class NormalizedStatus(Enum):
-    attested = "attested"
-    possible = "possible"
-    not_established = "not_established"
+    attested = strawberry.enum_value("attested", description="relation_status attested.")
+    possible = strawberry.enum_value("possible", description="relation_status probable or ambiguous.")
+    not_established = strawberry.enum_value("not_established", description="relation_status unresolved.")
 
 
 async def _narrator(info: Info, narrator_id: int) -> "NarratorSummary | None":

@@ -48,11 +48,11 @@ class HadithSearchResult:
 
 @strawberry.enum(description="How a narrator's name matched the query.")
 class MatchTier(Enum):
-    exact = "exact"
-    prefix = "prefix"
-    substring = "substring"
-    fulltext = "fulltext"
-    fuzzy = "fuzzy"
+    exact = strawberry.enum_value("exact", description="A name form equals the query.")
+    prefix = strawberry.enum_value("prefix", description="A name form starts with the query.")
+    substring = strawberry.enum_value("substring", description="A name form contains the query.")
+    fulltext = strawberry.enum_value("fulltext", description="A name form holds every word of the query.")
+    fuzzy = strawberry.enum_value("fuzzy", description="A name form is similar (trigrams).")
 
 
 @strawberry.input(description="Filters of search_narrator; null means no filter.")

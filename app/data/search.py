@@ -126,12 +126,19 @@ def _french(column: ColumnElement[str] | str) -> ColumnElement[str]:
     return func.unaccent(func.lower(column))
 
 
+def _escaped(word: str) -> str:
+    """The word as a LIKE pattern matches it literally (escape character: backslash)."""
+    return word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
 async def hadith_by_french_words(
     db: RequestDatabase, words: Sequence[str], scope: HadithScope
 ) -> list[HadithHitRecord]:
+    """Hadith whose French text holds every word, case and accents folded alike on both sides."""
     text = _french(t.hadith.c.text_fr)
+    patterns = (func.concat("%", _french(literal(_escaped(word))), "%") for word in words)
     statement = _hadith_hits(_coverage(t.hadith.c.text_fr, " ".join(words))).where(
-        and_(*(text.contains(_french(word), autoescape=True) for word in words))
+        and_(*(text.like(pattern, escape="\\") for pattern in patterns))
     )
     return await _hadith(db, statement, scope)
 
