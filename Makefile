@@ -29,6 +29,11 @@ check: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/isnad-graphql persisted-manifest --check
+	$(BIN)/isnad-graphql check-readonly --code-only
 
 bench-import: setup
 	$(BIN)/python -m bench.import_bench
+
+bench: setup
+	$(BIN)/python -m bench.api_bench

@@ -19,7 +19,10 @@ def _parser() -> argparse.ArgumentParser:
     ingest.add_argument("--data-dir", type=Path, help="default: $ISNAD_DATA_DIR, else ../shared/data")
     ingest.add_argument("--database-url", help="default: $ISNAD_DATABASE_URL, else the embedded PostgreSQL")
     ingest.add_argument("--reader-role", help="a SELECT-only role to grant the new schema to ($ISNAD_READER_ROLE)")
-    commands.add_parser("check-readonly", help="prove that the API and what it ships never write")
+    readonly = commands.add_parser("check-readonly", help="prove that the API and what it ships never write")
+    readonly.add_argument("--code-only", action="store_true", help="skip the live checks against the database")
+    manifest = commands.add_parser("persisted-manifest", help="write persisted/manifest.json from persisted/*.graphql")
+    manifest.add_argument("--check", action="store_true", help="exit 1 when the manifest is out of date")
     serve = commands.add_parser("serve", help="run the GraphQL API (read only)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
@@ -73,16 +76,37 @@ def _check_readonly(args: argparse.Namespace) -> int:
 
     settings = load_settings()
     checks = code_checks(Path(__file__).resolve().parent)
-    with database_url(settings.database_url, settings.embedded_pgdata) as url:
-        checks += asyncio.run(database_checks(settings, url))
+    if not args.code_only:
+        with database_url(settings.database_url, settings.embedded_pgdata) as url:
+            checks += asyncio.run(database_checks(settings, url))
     for check in checks:
         print(f"{'PASS' if check.passed else 'FAIL'}  {check.name}: {check.detail}")  # noqa: T201 - a report
     return 0 if all(check.passed for check in checks) else 1
 
 
+def _persisted_manifest(args: argparse.Namespace) -> int:
+    from app.persisted import DEFAULT_DIR, MANIFEST_NAME, manifest_json, read_documents
+
+    path = DEFAULT_DIR / MANIFEST_NAME
+    fresh = manifest_json(read_documents(DEFAULT_DIR))
+    if args.check:
+        current = path.read_text(encoding="utf-8") if path.exists() else ""
+        if current != fresh:
+            print(f"{path} is out of date: run `isnad-graphql persisted-manifest`")  # noqa: T201 - a report
+            return 1
+        return 0
+    path.write_text(fresh, encoding="utf-8")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    handlers = {"ingest": _ingest, "serve": _serve, "check-readonly": _check_readonly}
+    handlers = {
+        "ingest": _ingest,
+        "serve": _serve,
+        "check-readonly": _check_readonly,
+        "persisted-manifest": _persisted_manifest,
+    }
     return handlers[args.command](args)
 
 

@@ -1,4 +1,4 @@
-"""The ASGI application: /graphql, /healthz (alive) and /readyz (database reachable)."""
+"""The ASGI application: /graphql, /tools, /healthz (alive) and /readyz (database reachable)."""
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -9,10 +9,16 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from app.cost import CostLimits
 from app.data.sources import SourceCatalog
 from app.database import create_engine, ping
-from app.graphql import GraphQLEndpoint, schema_extensions
+from app.documents import Documents
+from app.execution import Executor
+from app.graphql import GraphQLEndpoint
+from app.persisted import DEFAULT_DIR, load_manifest
+from app.profiles import Profiles
 from app.settings import Settings, load_settings
+from app.tools import Tools
 from schema.build import build_schema
 
 
@@ -29,7 +35,20 @@ async def readyz(request: Request) -> JSONResponse:
 
 def create_app(settings: Settings, database_url: str) -> Starlette:
     engine = create_engine(settings, database_url)
-    graphql = GraphQLEndpoint(build_schema(schema_extensions()), engine, SourceCatalog())
+    schema = build_schema()._schema
+    allowed = CostLimits(settings.max_nodes, settings.max_cost, settings.max_depth, settings.max_aliases)
+    executor = Executor(schema, engine, SourceCatalog(), allowed)
+    documents = Documents(schema, settings.max_tokens)
+    manifest = load_manifest(DEFAULT_DIR)
+    graphql = GraphQLEndpoint(
+        executor,
+        documents,
+        manifest,
+        Profiles(settings.api_keys, settings.default_client_mode),
+        body_limit=settings.max_body_bytes,
+        cache_seconds=settings.persisted_cache_seconds,
+    )
+    tools = Tools(schema, executor, documents, manifest)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -41,6 +60,8 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             Route("/graphql", graphql, methods=["GET", "POST"]),
+            Route("/tools", tools.list, methods=["GET"]),
+            Route("/tools/{name}", tools.call, methods=["POST"]),
         ],
         lifespan=lifespan,
     )

@@ -17,6 +17,15 @@ class Settings:
     statement_timeout_ms: int
     pool_size: int
     reader_role: str | None  # a SELECT-only role the importer grants each new schema to
+    api_keys: str = field(default="", repr=False)  # "profile:mode:key,..." (mode: persisted | free)
+    default_client_mode: str = "free"  # the mode of requests that send no API key
+    max_nodes: int = 2_000
+    max_cost: int = 2_500
+    max_depth: int = 12
+    max_aliases: int = 30
+    max_tokens: int = 2_000
+    max_body_bytes: int = 65_536
+    persisted_cache_seconds: int = 300
 
     @property
     def embedded_pgdata(self) -> Path:
@@ -43,4 +52,13 @@ def load_settings() -> Settings:
         statement_timeout_ms=_int("ISNAD_STATEMENT_TIMEOUT_MS", 5000),
         pool_size=_int("ISNAD_POOL_SIZE", 8),
         reader_role=os.environ.get("ISNAD_READER_ROLE") or None,
+        api_keys=os.environ.get("ISNAD_API_KEYS", ""),
+        default_client_mode=os.environ.get("ISNAD_DEFAULT_CLIENT_MODE") or "free",
+        max_nodes=_int("ISNAD_MAX_NODES", 2_000),
+        max_cost=_int("ISNAD_MAX_COST", 2_500),
+        max_depth=_int("ISNAD_MAX_DEPTH", 12),
+        max_aliases=_int("ISNAD_MAX_ALIASES", 30),
+        max_tokens=_int("ISNAD_MAX_TOKENS", 2_000),
+        max_body_bytes=_int("ISNAD_MAX_BODY_BYTES", 65_536),
+        persisted_cache_seconds=_int("ISNAD_PERSISTED_CACHE_SECONDS", 300),
     )

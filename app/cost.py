@@ -1,0 +1,208 @@
+"""The cost of a GraphQL document, checked before any SQL runs.
+
+Every list field's `limit` argument (literal or variable) is checked against the contract's bounds
+(app/limits.py). Then the document is measured in the manner of GitHub's node limit (each list
+counts its size times the sizes of the lists above it; a limit left out counts as its default) and
+of IBM's cost specification / Shopify (an object costs 1, a scalar 0, a list multiplies what it
+holds). Depth and aliases are measured on the same walk. Fragments are measured once each and
+multiplied where they are spread, so the walk stays linear whatever the fragments repeat, and a
+fragment cycle is refused instead of followed.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from graphql import (
+    FieldNode,
+    FragmentDefinitionNode,
+    FragmentSpreadNode,
+    GraphQLList,
+    GraphQLNonNull,
+    GraphQLObjectType,
+    GraphQLSchema,
+    InlineFragmentNode,
+    IntValueNode,
+    NullValueNode,
+    OperationDefinitionNode,
+    SelectionSetNode,
+    ValueNode,
+    VariableNode,
+)
+
+from app import limits
+from app.errors import InvalidInput, QueryRejected
+
+# (type, field) -> the bound of its `limit`-like argument, and the lists of its result that it sizes
+# (empty: the field is itself the list).
+BOUNDED: Mapping[tuple[str, str], tuple[limits.ListBound, frozenset[str]]] = {
+    ("Query", "search_hadith"): (limits.SEARCH_HADITH, frozenset({"results"})),
+    ("Query", "get_hadith_chains"): (limits.HADITH_CHAINS, frozenset({"chains"})),
+    ("Query", "search_narrator"): (limits.SEARCH_NARRATOR, frozenset({"results"})),
+    ("Query", "get_narrator_profile"): (limits.NARRATOR_ENTRIES, frozenset({"source_entries"})),
+    ("Query", "get_narrator_hadiths"): (limits.NARRATOR_HADITHS, frozenset({"items"})),
+    ("Query", "get_transmission_relation"): (
+        limits.TRANSMISSION_RELATION, frozenset({"relations", "chain_observations"})
+    ),
+    ("Query", "get_hadith_commentary"): (limits.HADITH_COMMENTARY, frozenset({"passages"})),
+    ("Hadith", "chains"): (limits.HADITH_CHAINS, frozenset({"chains"})),
+    ("NarratorSummary", "hadiths"): (limits.NAVIGATION, frozenset()),
+}
+# Lists whose size no argument sets, at the most they hold: a chain has at most 18 nodes in the data,
+# a profile lists up to NAME_VARIANTS_MAX name forms, a claim a handful of provenance entries.
+FIXED_SIZES: Mapping[tuple[str, str], int] = {
+    ("Chain", "nodes"): 20,
+    ("NarratorIdentity", "variants"): limits.NAME_VARIANTS_MAX,
+}
+FIXED_LIST_SIZE = 10
+Sized = frozenset[tuple[str, int]]
+
+
+@dataclass(frozen=True)
+class CostLimits:
+    max_nodes: int
+    max_cost: int
+    max_depth: int
+    max_aliases: int
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A selection's size, for one instance of its parent: nodes, cost, depth, aliases."""
+
+    nodes: int = 0
+    cost: int = 0
+    depth: int = 0
+    aliases: int = 0
+
+    def __add__(self, other: "Measure") -> "Measure":
+        return Measure(
+            self.nodes + other.nodes, self.cost + other.cost, max(self.depth, other.depth),
+            self.aliases + other.aliases,
+        )
+
+    def times(self, factor: int) -> "Measure":
+        return Measure(self.nodes * factor, self.cost * factor, self.depth, self.aliases * factor)
+
+
+def _argument_value(node: ValueNode | None, variables: Mapping[str, Any]) -> Any:
+    if node is None or isinstance(node, NullValueNode):
+        return None
+    if isinstance(node, VariableNode):
+        return variables.get(node.name.value)
+    if isinstance(node, IntValueNode):
+        return int(node.value)
+    return None
+
+
+def _limit(field: FieldNode, bound: limits.ListBound, variables: Mapping[str, Any]) -> int:
+    argument = next((a for a in field.arguments or () if a.name.value == bound.argument), None)
+    value = _argument_value(argument.value if argument else None, variables)
+    if value is not None and not isinstance(value, int):
+        raise InvalidInput(f"{bound.argument} must be an integer.")
+    return bound.resolve(value)
+
+
+class _Walk:
+    def __init__(self, schema: GraphQLSchema, fragments: Mapping[str, FragmentDefinitionNode],
+                 variables: Mapping[str, Any]) -> None:
+        self.schema = schema
+        self.fragments = fragments
+        self.variables = variables
+        self.measured: dict[tuple[str, Sized], Measure] = {}
+        self.open: set[str] = set()
+
+    def selection(self, parent: GraphQLObjectType, selections: SelectionSetNode | None, sized: Sized) -> Measure:
+        total = Measure()
+        for node in selections.selections if selections else ():
+            if isinstance(node, FieldNode):
+                total += self.field(parent, node, sized)
+            elif isinstance(node, InlineFragmentNode):
+                condition = node.type_condition
+                target = self.schema.get_type(condition.name.value) if condition else parent
+                inline_parent = target if isinstance(target, GraphQLObjectType) else parent
+                total += self.selection(inline_parent, node.selection_set, sized)
+            elif isinstance(node, FragmentSpreadNode):
+                total += self.fragment(node.name.value, sized)
+        return total
+
+    def fragment(self, name: str, sized: Sized) -> Measure:
+        if name in self.open:
+            raise QueryRejected(f"Fragment {name} spreads itself.")
+        key = (name, sized)
+        if key not in self.measured:
+            definition = self.fragments.get(name)
+            if definition is None:
+                raise QueryRejected(f"Unknown fragment {name}.")
+            target = self.schema.get_type(definition.type_condition.name.value)
+            if not isinstance(target, GraphQLObjectType):
+                raise QueryRejected(f"Fragment {name} is not on an object type.")
+            self.open.add(name)
+            self.measured[key] = self.selection(target, definition.selection_set, sized)
+            self.open.discard(name)
+        return self.measured[key]
+
+    def field(self, parent: GraphQLObjectType, node: FieldNode, sized: Sized) -> Measure:
+        definition = parent.fields.get(node.name.value)
+        if definition is None:  # __typename and introspection fields cost nothing
+            return Measure(aliases=int(node.alias is not None))
+        size, is_list, named, children = self._shape(parent, node, definition.type, dict(sized))
+        inner = Measure()
+        if isinstance(named, GraphQLObjectType):
+            inner = self.selection(named, node.selection_set, children)
+        own = Measure(
+            nodes=size if is_list else 0,
+            cost=size if isinstance(named, GraphQLObjectType) else 0,
+            depth=inner.depth + 1,
+            aliases=int(node.alias is not None),
+        )
+        return own + inner.times(size)
+
+    def _shape(
+        self, parent: GraphQLObjectType, node: FieldNode, field_type: Any, sized: dict[str, int]
+    ) -> tuple[int, bool, Any, Sized]:
+        """How many instances the field returns, whether it is a list, its named type, and the sizes it
+        sets for the lists of its result."""
+        key = (parent.name, node.name.value)
+        unwrapped = field_type.of_type if isinstance(field_type, GraphQLNonNull) else field_type
+        is_list = isinstance(unwrapped, GraphQLList)
+        named = unwrapped
+        while isinstance(named, GraphQLList | GraphQLNonNull):
+            named = named.of_type
+        size = sized.get(node.name.value) or FIXED_SIZES.get(key, FIXED_LIST_SIZE) if is_list else 1
+        children: Sized = frozenset()
+        if key in BOUNDED:
+            bound, lists = BOUNDED[key]
+            limit = _limit(node, bound, self.variables)
+            size = limit if is_list else size
+            children = frozenset((name, limit) for name in lists)
+        return size, is_list, named, children
+
+
+def measure(
+    schema: GraphQLSchema, operation: OperationDefinitionNode,
+    fragments: Mapping[str, FragmentDefinitionNode], variables: Mapping[str, Any],
+) -> Measure:
+    """The operation's measure; raises the contract's error for a bad limit or a fragment cycle."""
+    root = schema.query_type
+    if root is None:
+        raise QueryRejected("The schema has no query type.")
+    return _Walk(schema, fragments, variables).selection(root, operation.selection_set, frozenset())
+
+
+def check(found: Measure, allowed: CostLimits) -> None:
+    """Refuse a document over any maximum, naming both figures."""
+    over = [
+        f"{name} {value} exceeds {maximum}"
+        for name, value, maximum in (
+            ("node count", found.nodes, allowed.max_nodes),
+            ("cost", found.cost, allowed.max_cost),
+            ("depth", found.depth, allowed.max_depth),
+            ("aliases", found.aliases, allowed.max_aliases),
+        )
+        if value > maximum
+    ]
+    if over:
+        raise QueryRejected(
+            f"Query too costly: {'; '.join(over)} (nodes {found.nodes}, cost {found.cost})."
+        )
