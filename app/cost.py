@@ -42,7 +42,8 @@ BOUNDED: Mapping[tuple[str, str], tuple[limits.ListBound, frozenset[str]]] = {
     ("Query", "get_narrator_profile"): (limits.NARRATOR_ENTRIES, frozenset({"source_entries"})),
     ("Query", "get_narrator_hadiths"): (limits.NARRATOR_HADITHS, frozenset({"items"})),
     ("Query", "get_transmission_relation"): (
-        limits.TRANSMISSION_RELATION, frozenset({"relations", "chain_observations"})
+        limits.TRANSMISSION_RELATION,
+        frozenset({"relations", "chain_observations"}),
     ),
     ("Query", "get_hadith_commentary"): (limits.HADITH_COMMENTARY, frozenset({"passages"})),
     ("Hadith", "chains"): (limits.HADITH_CHAINS, frozenset({"chains"})),
@@ -77,7 +78,9 @@ class Measure:
 
     def __add__(self, other: "Measure") -> "Measure":
         return Measure(
-            self.nodes + other.nodes, self.cost + other.cost, max(self.depth, other.depth),
+            self.nodes + other.nodes,
+            self.cost + other.cost,
+            max(self.depth, other.depth),
             self.aliases + other.aliases,
         )
 
@@ -104,8 +107,9 @@ def _limit(field: FieldNode, bound: limits.ListBound, variables: Mapping[str, An
 
 
 class _Walk:
-    def __init__(self, schema: GraphQLSchema, fragments: Mapping[str, FragmentDefinitionNode],
-                 variables: Mapping[str, Any]) -> None:
+    def __init__(
+        self, schema: GraphQLSchema, fragments: Mapping[str, FragmentDefinitionNode], variables: Mapping[str, Any]
+    ) -> None:
         self.schema = schema
         self.fragments = fragments
         self.variables = variables
@@ -180,8 +184,10 @@ class _Walk:
 
 
 def measure(
-    schema: GraphQLSchema, operation: OperationDefinitionNode,
-    fragments: Mapping[str, FragmentDefinitionNode], variables: Mapping[str, Any],
+    schema: GraphQLSchema,
+    operation: OperationDefinitionNode,
+    fragments: Mapping[str, FragmentDefinitionNode],
+    variables: Mapping[str, Any],
 ) -> Measure:
     """The operation's measure; raises the contract's error for a bad limit or a fragment cycle."""
     root = schema.query_type
@@ -203,6 +209,4 @@ def check(found: Measure, allowed: CostLimits) -> None:
         if value > maximum
     ]
     if over:
-        raise QueryRejected(
-            f"Query too costly: {'; '.join(over)} (nodes {found.nodes}, cost {found.cost})."
-        )
+        raise QueryRejected(f"Query too costly: {'; '.join(over)} (nodes {found.nodes}, cost {found.cost}).")

@@ -16,6 +16,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from app.errors import UpstreamUnavailable
 from app.settings import Settings
 
+FUZZY_NAME_THRESHOLD = 0.45  # pg_trgm similarity of a query and a narrator's name form
+FUZZY_HADITH_THRESHOLD = 0.6  # pg_trgm word_similarity of a query within a hadith's text
 # SQLSTATE classes that mean "the database cannot answer now", not "the query is wrong":
 # 08 connection exception, 53 insufficient resources, 57 operator intervention (57014 = timeout).
 UPSTREAM_SQLSTATE_CLASSES = ("08", "53", "57")
@@ -37,6 +39,10 @@ def create_engine(settings: Settings, url: str) -> AsyncEngine:
         "statement_timeout": str(settings.statement_timeout_ms),
         "search_path": f"{settings.db_schema}, public",
         "application_name": "isnad-graphql",
+        # pg_trgm's `%` operator then uses the same threshold as the name search's own filter, so the
+        # trigram index returns the candidates that will be kept, not thousands more.
+        "pg_trgm.similarity_threshold": str(FUZZY_NAME_THRESHOLD),
+        "pg_trgm.word_similarity_threshold": str(FUZZY_HADITH_THRESHOLD),
     }
     return create_async_engine(
         sqlalchemy_url(url),

@@ -47,8 +47,11 @@ class Executor:
         context = create_context(RequestDatabase(self.engine), self.sources)
         try:
             result = execute(
-                self.schema, prepared.valid_document, context_value=context,
-                variable_values=dict(variables), operation_name=operation_name,
+                self.schema,
+                prepared.valid_document,
+                context_value=context,
+                variable_values=dict(variables),
+                operation_name=operation_name,
             )
             if inspect.isawaitable(result):
                 result = await result

@@ -42,8 +42,13 @@ def _error(code: str, message: str, alias: str | None = None) -> Response:
 
 
 class Tools:
-    def __init__(self, schema: GraphQLSchema, executor: Executor, documents: Documents,
-                 manifest: Mapping[str, PersistedOperation]) -> None:
+    def __init__(
+        self,
+        schema: GraphQLSchema,
+        executor: Executor,
+        documents: Documents,
+        manifest: Mapping[str, PersistedOperation],
+    ) -> None:
         self.executor = executor
         self.documents = documents
         self.operations = {operation.name: operation for operation in manifest.values()}
@@ -95,8 +100,9 @@ class Tools:
         outcome = await self.executor.run(prepared, name, arguments, cost)
         if outcome.errors:
             extensions = outcome.errors[0].extensions or {}
-            return _error(extensions.get("code", ErrorCode.INTERNAL_ERROR), outcome.errors[0].message,
-                          extensions.get("alias"))
+            return _error(
+                extensions.get("code", ErrorCode.INTERNAL_ERROR), outcome.errors[0].message, extensions.get("alias")
+            )
         if outcome.data is None:
             raise QueryRejected("The tool returned nothing.")
         return Response(orjson.dumps(outcome.data[name]), media_type="application/json")

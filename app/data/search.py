@@ -4,6 +4,7 @@ Each function serves one match tier and returns at most `most` hits, best first.
 combined by the resolvers (resolvers/search_hadith.py, resolvers/search_narrator.py).
 """
 
+import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -15,10 +16,7 @@ from app.data import tables as t
 from app.data.batch import any_of
 from app.data.narrators import narrator_record
 from app.data.records import HadithHitRecord, NarratorHitRecord
-from app.database import RequestDatabase
-
-FUZZY_HADITH_THRESHOLD = 0.6  # pg_trgm word_similarity of the query within the text
-FUZZY_NAME_THRESHOLD = 0.45  # pg_trgm similarity of the query and a name form
+from app.database import FUZZY_HADITH_THRESHOLD, FUZZY_NAME_THRESHOLD, RequestDatabase
 
 
 @dataclass(frozen=True)
@@ -85,10 +83,8 @@ async def _hadith(db: RequestDatabase, statement: Select[Any], scope: HadithScop
 async def hadith_by_citation(db: RequestDatabase, code: str, number: str, scope: HadithScope) -> list[HadithHitRecord]:
     """The hadith a citation names; a bare Muslim number names its whole group (8 -> 8a, 8b ...)."""
     h, c = t.hadith, t.collection
-    named = h.c.canonical_number == number
-    if number.isdigit():
-        named = named | h.c.canonical_number.regexp_match(f"^{number}[a-z]$")
-    statement = _hadith_hits(literal(1.0)).where(c.c.code == code, named)
+    numbers = [number, *(number + letter for letter in string.ascii_lowercase)] if number.isdigit() else [number]
+    statement = _hadith_hits(literal(1.0)).where(c.c.code == code, any_of(h.c.canonical_number, numbers))
     return await _hadith(db, statement, scope)
 
 
