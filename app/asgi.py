@@ -48,7 +48,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
         body_limit=settings.max_body_bytes,
         cache_seconds=settings.persisted_cache_seconds,
     )
-    tools = Tools(schema, executor, documents, manifest)
+    tools = Tools(schema, executor, documents, manifest, settings.max_body_bytes)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -29,6 +29,7 @@ from graphql import (
     ValueNode,
     VariableNode,
 )
+from graphql.execution.values import get_variable_values
 
 from app import limits
 from app.errors import InvalidInput, QueryRejected
@@ -189,11 +190,15 @@ def measure(
     fragments: Mapping[str, FragmentDefinitionNode],
     variables: Mapping[str, Any],
 ) -> Measure:
-    """The operation's measure; raises the contract's error for a bad limit or a fragment cycle."""
+    """The operation's measure, its variables coerced (defaults included) as execution will see them;
+    raises the contract's error for a bad variable or limit, or a fragment cycle."""
     root = schema.query_type
     if root is None:
         raise QueryRejected("The schema has no query type.")
-    return _Walk(schema, fragments, variables).selection(root, operation.selection_set, frozenset())
+    coerced = get_variable_values(schema, operation.variable_definitions or (), dict(variables))
+    if isinstance(coerced, list):  # graphql-core's own messages name only the variable
+        raise InvalidInput(coerced[0].message)
+    return _Walk(schema, fragments, coerced.coerced).selection(root, operation.selection_set, frozenset())
 
 
 def check(found: Measure, allowed: CostLimits) -> None:

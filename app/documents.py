@@ -53,8 +53,14 @@ class Prepared:
         return chosen[0]
 
 
-def is_query(operation: OperationDefinitionNode) -> bool:
-    return operation.operation is OperationType.QUERY
+def only_queries(prepared: Prepared, name: str | None) -> bool:
+    """Whether the operations the request may run are queries (read before validation, which refuses
+    any mutation of this schema, so that GET can answer 405 for one)."""
+    if prepared.document is None:
+        return True
+    operations = [d for d in prepared.document.definitions if isinstance(d, OperationDefinitionNode)]
+    named = [op for op in operations if name is None or (op.name and op.name.value == name)]
+    return all(op.operation is OperationType.QUERY for op in named)
 
 
 class Documents:

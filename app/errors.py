@@ -116,7 +116,7 @@ def to_closed_set(error: GraphQLError) -> GraphQLError:
     original = error.original_error
     if isinstance(original, ApiError):
         return _with(error, original)
-    if original is None and error.path is None:
+    if error.path is None and (original is None or isinstance(original, GraphQLError)):
         # graphql-core's own parse, validation and variable errors: they name only the document.
         if error.message.startswith("Variable '$"):
             return _with(error, InvalidInput(error.message))

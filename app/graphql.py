@@ -19,7 +19,7 @@ from starlette.types import Receive, Scope, Send
 from strawberry.http.ides import get_graphql_ide_html
 
 from app.cost import Measure
-from app.documents import DocumentRejected, Documents, Prepared, is_query
+from app.documents import DocumentRejected, Documents, Prepared, only_queries
 from app.errors import ApiError, PersistedQueryNotFound, QueryRejected
 from app.execution import Executor, Outcome
 from app.persisted import PersistedOperation
@@ -76,7 +76,8 @@ def _params(source: Mapping[str, Any], decoded: bool) -> Params:
     return Params(query, name, obj("variables"), obj("extensions"), document_id)
 
 
-async def _body(request: Request, limit: int) -> bytes:
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request body, refused with 413 as soon as it is over `limit` bytes."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise HttpRefusal(413, f"The request body is over {limit} bytes.")
@@ -89,13 +90,13 @@ async def _body(request: Request, limit: int) -> bytes:
 
 
 async def read_params(request: Request, body_limit: int) -> Params:
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         return _params(request.query_params, decoded=False)
     media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if media_type not in (LEGACY_JSON, GRAPHQL_RESPONSE):
         raise HttpRefusal(415, "Send the request as application/json.")
     try:
-        payload = orjson.loads(await _body(request, body_limit))
+        payload = orjson.loads(await read_body(request, body_limit))
     except orjson.JSONDecodeError:
         raise QueryRejected("The request body is not valid JSON.") from None
     if not isinstance(payload, dict):
@@ -184,8 +185,7 @@ class GraphQLEndpoint:
         return self.documents.prepare(params.query), False
 
     async def execute(self, request: Request, prepared: Prepared, params: Params) -> Outcome:
-        operation = prepared.operation(params.operation_name)
-        if request.method == "GET" and not is_query(operation):
+        if request.method == "GET" and not only_queries(prepared, params.operation_name):
             raise HttpRefusal(405, "Only queries may be sent over GET.")
         cost = self.executor.measure(prepared, params.operation_name, params.variables)
         return await self.executor.run(prepared, params.operation_name, params.variables, cost)

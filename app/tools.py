@@ -16,6 +16,7 @@ from starlette.responses import Response
 from app.documents import DocumentRejected, Documents
 from app.errors import ApiError, ErrorCode, InvalidInput, QueryRejected
 from app.execution import Executor
+from app.graphql import HttpRefusal, read_body
 from app.persisted import PersistedOperation
 from schema.contract import TOOLS, input_schema, output_schema
 
@@ -48,7 +49,9 @@ class Tools:
         executor: Executor,
         documents: Documents,
         manifest: Mapping[str, PersistedOperation],
+        body_limit: int,
     ) -> None:
+        self.body_limit = body_limit
         self.executor = executor
         self.documents = documents
         self.operations = {operation.name: operation for operation in manifest.values()}
@@ -79,12 +82,14 @@ class Tools:
             return await self._run(name, arguments)
         except ApiError as error:
             return _error(error.code, error.message, error.alias)
+        except HttpRefusal as refusal:
+            return _json({"error": {"code": ErrorCode.INVALID_INPUT, "message": refusal.message}}, refusal.status)
         except DocumentRejected:
             return _error(ErrorCode.INTERNAL_ERROR, "Internal error.")
 
     async def _arguments(self, request: Request, name: str) -> dict[str, Any]:
         try:
-            arguments = orjson.loads(await request.body() or b"{}")
+            arguments = orjson.loads(await read_body(request, self.body_limit) or b"{}")
         except orjson.JSONDecodeError:
             raise InvalidInput("The body must be the tool's input as a JSON object.") from None
         if not isinstance(arguments, dict):

@@ -2,8 +2,9 @@
 
 import io
 import os
-from collections.abc import AsyncIterator, Iterator
-from dataclasses import replace
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import httpx
@@ -58,6 +59,37 @@ def api_settings(database_url: str, **overrides: object) -> Settings:
     return replace(load_settings(), **values)  # type: ignore[arg-type]
 
 
+@dataclass
+class Served:
+    """An app of a test's own, a client on it, and every SQL statement its engine sends."""
+
+    app: Starlette
+    client: httpx.AsyncClient
+    statements: list[str]
+
+
+def _recording(app: Starlette, seen: list[str]) -> Callable[..., None]:
+    def record(conn: object, cursor: object, statement: str, *args: object) -> None:
+        seen.append(statement)
+
+    event.listen(app.state.engine.sync_engine, "before_cursor_execute", record)
+    return record
+
+
+@asynccontextmanager
+async def serving(settings: Settings, url: str) -> AsyncIterator[Served]:
+    """A second app with these settings over `url`; its engine is disposed at the end."""
+    application = create_app(settings, url)
+    seen: list[str] = []
+    _recording(application, seen)
+    try:
+        transport = httpx.ASGITransport(app=application)
+        async with httpx.AsyncClient(transport=transport, base_url="http://isnad.test") as http:
+            yield Served(application, http, seen)
+    finally:
+        await application.state.engine.dispose()
+
+
 @pytest.fixture(scope="session")
 async def app(imported: ImportReport, database_url: str) -> AsyncIterator[Starlette]:
     """The real ASGI app over the imported subset."""
@@ -77,11 +109,6 @@ async def client(app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
 def statements(app: Starlette) -> Iterator[list[str]]:
     """Every SQL statement the app sends while the test runs."""
     seen: list[str] = []
-
-    def record(conn: object, cursor: object, statement: str, *args: object) -> None:
-        seen.append(statement)
-
-    engine = app.state.engine.sync_engine
-    event.listen(engine, "before_cursor_execute", record)
+    record = _recording(app, seen)
     yield seen
-    event.remove(engine, "before_cursor_execute", record)
+    event.remove(app.state.engine.sync_engine, "before_cursor_execute", record)

@@ -5,14 +5,12 @@ import shutil
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-import httpx
 import pytest
 
-from app.asgi import create_app
 from ingest.run import ImportReport, run_import
 from migrations_readonly_check import static
 from migrations_readonly_check.report import code_checks, database_checks
-from tests.conftest import REPO, api_settings, quiet_console
+from tests.conftest import REPO, api_settings, quiet_console, serving
 from tests.dbquery import fetch
 from tests.graphql_client import call_tool
 
@@ -74,14 +72,10 @@ async def test_the_api_serves_under_a_select_only_role(
     await asyncio.to_thread(_import_for_reader, database_url, subset_dir)
     reader_url = _as_role(database_url, READER)
     settings = api_settings(reader_url, db_schema=READER_SCHEMA)
-    app = create_app(settings, reader_url)
-    try:
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://isnad.test") as client:
-            body = await call_tool(client, "get_hadith", hadith_id=100001)
-        assert body["data"]["get_hadith"]["canonical_reference"] == "bukhari:1"
-        assert all(check.passed for check in await database_checks(settings, reader_url))
-    finally:
-        await app.state.engine.dispose()
+    async with serving(settings, reader_url) as served:
+        body = await call_tool(served.client, "get_hadith", hadith_id=100001)
+    assert body["data"]["get_hadith"]["canonical_reference"] == "bukhari:1"
+    assert all(check.passed for check in await database_checks(settings, reader_url))
     privileges = await asyncio.to_thread(
         fetch,
         database_url,

@@ -1,0 +1,181 @@
+"""GraphQL over HTTP at /graphql: media types, status codes, methods, body limits, GraphiQL.
+
+With `Accept: application/graphql-response+json` a document that does not parse is 400, one that does
+not validate 422, one refused before it runs 400; with `application/json` (or no Accept) every GraphQL
+error is a 200. Anything but a query over GET is 405, an oversized body 413, a body not JSON-typed 415.
+"""
+
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from ingest.run import ImportReport
+from tests.conftest import api_settings, serving
+
+GRAPHQL_RESPONSE = "application/graphql-response+json"
+LEGACY_JSON = "application/json"
+QUERY = "{ get_hadith(hadith_id: 100001) { hadith_id } }"
+DOCUMENTS = {
+    "syntax-error": "{ get_hadith(",
+    "validation-error": "{ get_hadith(hadith_id: 100001) { no_such_field } }",
+    "cost-refused": """{ search_hadith(query: "bukhari:1", limit: 20) { results { hadith {
+      chains(limit: 20) { chains { nodes { narrator { hadiths(limit: 20) { hadith_id } } } } } } } } }""",
+    "success": QUERY,
+}
+MODERN_STATUS = {"syntax-error": 400, "validation-error": 422, "cost-refused": 400, "success": 200}
+
+
+def _media_type(response: httpx.Response) -> str:
+    return response.headers["content-type"].split(";")[0].strip()
+
+
+def _codes(response: httpx.Response) -> list[str]:
+    return [error["extensions"]["code"] for error in response.json().get("errors", [])]
+
+
+@pytest.mark.parametrize("kind", sorted(DOCUMENTS))
+async def test_graphql_response_json_statuses(client: httpx.AsyncClient, kind: str) -> None:
+    response = await client.post("/graphql", json={"query": DOCUMENTS[kind]}, headers={"accept": GRAPHQL_RESPONSE})
+    assert response.status_code == MODERN_STATUS[kind]
+    assert _media_type(response) == GRAPHQL_RESPONSE
+    assert _codes(response) == ([] if kind == "success" else ["QUERY_REJECTED"])
+
+
+@pytest.mark.parametrize("accept", [LEGACY_JSON, "*/*", None])
+@pytest.mark.parametrize("kind", sorted(DOCUMENTS))
+async def test_legacy_json_answers_every_graphql_error_with_200(
+    client: httpx.AsyncClient, kind: str, accept: str | None
+) -> None:
+    request = client.build_request("POST", "/graphql", json={"query": DOCUMENTS[kind]})
+    if accept is None:
+        del request.headers["accept"]
+    else:
+        request.headers["accept"] = accept
+    response = await client.send(request)
+    assert response.status_code == 200
+    assert _media_type(response) == LEGACY_JSON
+    assert _codes(response) == ([] if kind == "success" else ["QUERY_REJECTED"])
+
+
+async def test_graphql_response_json_is_chosen_when_preferred_among_others(client: httpx.AsyncClient) -> None:
+    accept = f"{GRAPHQL_RESPONSE}, {LEGACY_JSON};q=0.9"
+    response = await client.post("/graphql", json={"query": DOCUMENTS["validation-error"]}, headers={"accept": accept})
+    assert (response.status_code, _media_type(response)) == (422, GRAPHQL_RESPONSE)
+
+
+@pytest.mark.parametrize("accept", [GRAPHQL_RESPONSE, LEGACY_JSON])
+async def test_a_query_over_get_is_answered(client: httpx.AsyncClient, accept: str) -> None:
+    response = await client.get("/graphql", params={"query": QUERY}, headers={"accept": accept})
+    assert (response.status_code, _media_type(response)) == (200, accept)
+    assert response.json()["data"] == {"get_hadith": {"hadith_id": 100001}}
+
+
+async def test_get_variables_and_operation_name_are_json_query_parameters(client: httpx.AsyncClient) -> None:
+    document = "query One($id: Int!) { get_hadith(hadith_id: $id) { hadith_id } } query Two { __typename }"
+    params = {"query": document, "variables": '{"id": 100001}', "operationName": "One"}
+    response = await client.get("/graphql", params=params)
+    assert response.json()["data"] == {"get_hadith": {"hadith_id": 100001}}
+
+
+@pytest.mark.parametrize("variables", ["not json", "[1, 2]"])
+async def test_get_variables_that_are_not_a_json_object_are_refused(client: httpx.AsyncClient, variables: str) -> None:
+    response = await client.get("/graphql", params={"query": QUERY, "variables": variables})
+    assert _codes(response) == ["QUERY_REJECTED"]
+
+
+@pytest.mark.parametrize("accept", [GRAPHQL_RESPONSE, LEGACY_JSON])
+async def test_a_mutation_over_get_is_method_not_allowed(
+    client: httpx.AsyncClient, statements: list[str], accept: str
+) -> None:
+    response = await client.get("/graphql", params={"query": "mutation { x }"}, headers={"accept": accept})
+    assert response.status_code == 405
+    assert "GET" in response.headers["allow"]
+    assert statements == []
+
+
+@pytest.mark.parametrize("method", ["PUT", "DELETE", "PATCH"])
+async def test_other_methods_are_not_allowed(client: httpx.AsyncClient, method: str) -> None:
+    response = await client.request(method, "/graphql", json={"query": QUERY})
+    assert response.status_code == 405
+    assert {m.strip() for m in response.headers["allow"].split(",")} >= {"GET", "POST"}
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", None])
+async def test_a_body_that_is_not_json_typed_is_unsupported(
+    client: httpx.AsyncClient, statements: list[str], content_type: str | None
+) -> None:
+    request = client.build_request("POST", "/graphql", content=b'{"query": "{ __typename }"}')
+    if content_type is None:
+        request.headers.pop("content-type", None)
+    else:
+        request.headers["content-type"] = content_type
+    response = await client.send(request)
+    assert response.status_code == 415
+    assert statements == []
+
+
+async def test_json_with_a_charset_is_accepted(client: httpx.AsyncClient) -> None:
+    headers = {"content-type": "application/json; charset=utf-8"}
+    response = await client.post("/graphql", content=b'{"query": "{ __typename }"}', headers=headers)
+    assert response.json()["data"] == {"__typename": "Query"}
+
+
+def _chunks(body: bytes) -> Iterator[bytes]:
+    yield from (body[i : i + 256] for i in range(0, len(body), 256))
+
+
+async def test_a_body_over_max_body_bytes_is_refused(imported: ImportReport, database_url: str) -> None:
+    body = b'{"query": "{ __typename }", "variables": {"padding": "' + b"x" * 1100 + b'"}}'
+    async with serving(api_settings(database_url, max_body_bytes=1024), database_url) as served:
+        http = served.client
+        declared = await http.post("/graphql", content=body, headers={"content-type": LEGACY_JSON})
+        assert declared.status_code == 413
+
+        async def streamed() -> AsyncIterator[bytes]:
+            for chunk in _chunks(body):
+                yield chunk
+
+        undeclared = await http.post("/graphql", content=streamed(), headers={"content-type": LEGACY_JSON})
+        assert "content-length" not in undeclared.request.headers
+        assert undeclared.status_code == 413
+
+        small = await http.post("/graphql", json={"query": "{ __typename }"})
+        assert small.json()["data"] == {"__typename": "Query"}
+
+
+@pytest.mark.parametrize("accept", [GRAPHQL_RESPONSE, LEGACY_JSON])
+@pytest.mark.parametrize("body", [b"{not json", b"[1, 2]", b'"query"'])
+async def test_a_post_body_that_is_not_a_json_object_is_rejected(
+    client: httpx.AsyncClient, statements: list[str], body: bytes, accept: str
+) -> None:
+    response = await client.post("/graphql", content=body, headers={"content-type": LEGACY_JSON, "accept": accept})
+    if accept == GRAPHQL_RESPONSE:
+        assert response.status_code == 400
+    assert _codes(response) == ["QUERY_REJECTED"]
+    assert statements == []
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [{}, {"query": 42}, {"query": QUERY, "variables": [1]}, {"query": QUERY, "operationName": 1}],
+    ids=["no-query", "query-not-a-string", "variables-not-an-object", "operation-name-not-a-string"],
+)
+async def test_malformed_request_parameters_are_rejected(client: httpx.AsyncClient, payload: dict[str, Any]) -> None:
+    response = await client.post("/graphql", json=payload, headers={"accept": GRAPHQL_RESPONSE})
+    assert response.status_code == 400
+    assert _codes(response) == ["QUERY_REJECTED"]
+
+
+async def test_a_browser_get_is_served_graphiql(client: httpx.AsyncClient) -> None:
+    response = await client.get("/graphql", headers={"accept": "text/html,application/xhtml+xml"})
+    assert response.status_code == 200
+    assert _media_type(response) == "text/html"
+    assert "graphiql" in response.text.lower()
+
+
+async def test_a_browser_get_with_a_query_is_answered_not_served_graphiql(client: httpx.AsyncClient) -> None:
+    response = await client.get("/graphql", params={"query": QUERY}, headers={"accept": "text/html"})
+    assert _media_type(response) == LEGACY_JSON
+    assert response.json()["data"] == {"get_hadith": {"hadith_id": 100001}}

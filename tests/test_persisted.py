@@ -1,0 +1,244 @@
+"""Persisted documents: the Apollo manifest, the three ways to send one, and the profiles that require them.
+
+A persisted document is found by Apollo's `extensions.persistedQuery.sha256Hash` (POST or GET) or by
+the GraphQL-over-HTTP `documentId: "sha256:<hex>"` (POST or GET). Nothing is ever registered on the fly.
+"""
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+import app.persisted
+import cli
+from ingest.run import ImportReport
+from schema.contract import TOOLS
+from tests.conftest import api_settings, serving
+from tests.graphql_client import PERSISTED, tool_document
+
+CALLS: dict[str, dict[str, Any]] = {
+    "search_hadith": {"query": "bukhari:1", "limit": 3},
+    "get_hadith": {"hadith_id": 100001},
+    "get_hadith_chains": {"hadith_id": 100001, "limit": 2},
+    "search_narrator": {"query": "Abu Hurairah", "limit": 3},
+    "get_narrator_profile": {"narrator_id": 11062, "entry_limit": 3},
+    "get_narrator_hadiths": {"narrator_id": 11062, "page": 1, "limit": 3},
+    "get_transmission_relation": {"narrator_a_id": 11042, "narrator_b_id": 11213, "limit": 3},
+    "get_hadith_commentary": {"hadith_id": 500001, "limit": 2},
+}
+FREE_DOCUMENT = "{ get_hadith(hadith_id: 100001) { hadith_id } }"
+UNKNOWN_HASH = "0" * 64
+
+
+def _manifest() -> dict[str, Any]:
+    manifest: dict[str, Any] = json.loads((PERSISTED / "manifest.json").read_text(encoding="utf-8"))
+    return manifest
+
+
+def _ids() -> dict[str, str]:
+    return {operation["name"]: operation["id"] for operation in _manifest()["operations"]}
+
+
+def _apq(hash_: str) -> dict[str, Any]:
+    return {"persistedQuery": {"version": 1, "sha256Hash": hash_}}
+
+
+def _error(response: httpx.Response) -> tuple[str, str]:
+    body = response.json()
+    assert "data" not in body or body["data"] is None
+    (error,) = body["errors"]
+    return error["extensions"]["code"], error["message"]
+
+
+# --- the manifest ---------------------------------------------------------------------------------------
+
+
+def test_the_manifest_is_an_apollo_manifest_of_the_eight_tools() -> None:
+    manifest = _manifest()
+    assert (manifest["format"], manifest["version"]) == ("apollo-persisted-query-manifest", 1)
+    operations = manifest["operations"]
+    assert sorted(op["name"] for op in operations) == sorted(TOOLS)
+    for op in operations:
+        assert set(op) == {"id", "name", "type", "body"}
+        assert op["type"] == "query"
+        assert op["body"].startswith(f"query {op['name']}(")
+
+
+def test_each_manifest_id_is_the_sha256_of_its_body() -> None:
+    for op in _manifest()["operations"]:
+        assert op["id"] == hashlib.sha256(op["body"].encode("utf-8")).hexdigest()
+        assert op["body"] == tool_document(op["name"])
+
+
+def test_the_manifest_is_up_to_date_with_the_documents() -> None:
+    assert cli.main(["persisted-manifest", "--check"]) == 0
+
+
+def test_the_manifest_check_fails_on_a_changed_document_until_regenerated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "persisted"
+    shutil.copytree(PERSISTED, folder)
+    monkeypatch.setattr(app.persisted, "DEFAULT_DIR", folder)
+    document = folder / "get_hadith.graphql"
+    document.write_text(document.read_text(encoding="utf-8") + "# changed\n", encoding="utf-8")
+
+    assert cli.main(["persisted-manifest", "--check"]) == 1
+    assert "out of date" in capsys.readouterr().out
+    assert cli.main(["persisted-manifest"]) == 0
+    assert cli.main(["persisted-manifest", "--check"]) == 0
+    ids = {op.name: op.id for op in app.persisted.load_manifest(folder).values()}
+    assert ids["get_hadith"] == hashlib.sha256(document.read_bytes()).hexdigest()
+    assert ids["get_hadith"] != _ids()["get_hadith"]
+
+
+# --- the three persisted forms ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+async def test_every_persisted_form_gives_the_data_of_the_full_text_document(
+    client: httpx.AsyncClient, tool: str
+) -> None:
+    variables = CALLS[tool]
+    full = (await client.post("/graphql", json={"query": tool_document(tool), "variables": variables})).json()
+    assert "errors" not in full, full["errors"]
+    hash_ = _ids()[tool]
+    as_params = {"variables": json.dumps(variables)}
+    responses = {
+        "apq-post": await client.post("/graphql", json={"extensions": _apq(hash_), "variables": variables}),
+        "apq-get": await client.get("/graphql", params={**as_params, "extensions": json.dumps(_apq(hash_))}),
+        "document-id-post": await client.post(
+            "/graphql", json={"documentId": f"sha256:{hash_}", "variables": variables}
+        ),
+        "document-id-get": await client.get("/graphql", params={**as_params, "documentId": f"sha256:{hash_}"}),
+    }
+    assert {form: r.status_code for form, r in responses.items()} == dict.fromkeys(responses, 200)
+    assert {form: r.json()["data"] for form, r in responses.items()} == dict.fromkeys(responses, full["data"])
+
+
+UNKNOWN_FORMS: dict[str, dict[str, Any]] = {
+    "apq-post": {"method": "POST", "json": {"extensions": _apq(UNKNOWN_HASH)}},
+    "apq-get": {"method": "GET", "params": {"extensions": json.dumps(_apq(UNKNOWN_HASH))}},
+    "apq-without-hash": {"method": "POST", "json": {"extensions": {"persistedQuery": {"version": 1}}}},
+    "document-id-post": {"method": "POST", "json": {"documentId": f"sha256:{UNKNOWN_HASH}"}},
+    "document-id-get": {"method": "GET", "params": {"documentId": f"sha256:{UNKNOWN_HASH}"}},
+    "document-id-without-prefix": {"method": "POST", "json": {"documentId": UNKNOWN_HASH}},
+}
+
+
+@pytest.mark.parametrize("form", sorted(UNKNOWN_FORMS))
+async def test_an_unknown_persisted_id_is_not_found_without_sql(
+    client: httpx.AsyncClient, statements: list[str], form: str
+) -> None:
+    response = await client.request(url="/graphql", **UNKNOWN_FORMS[form])
+    assert _error(response) == ("PERSISTED_QUERY_NOT_FOUND", "PersistedQueryNotFound")
+    assert statements == []
+
+
+async def test_a_hash_sent_with_its_full_text_is_never_registered_nor_run(
+    client: httpx.AsyncClient, statements: list[str]
+) -> None:
+    hash_ = hashlib.sha256(FREE_DOCUMENT.encode("utf-8")).hexdigest()
+    registering = await client.post("/graphql", json={"query": FREE_DOCUMENT, "extensions": _apq(hash_)})
+    assert _error(registering) == ("PERSISTED_QUERY_NOT_FOUND", "PersistedQueryNotFound")
+    again = await client.post("/graphql", json={"extensions": _apq(hash_)})
+    assert _error(again) == ("PERSISTED_QUERY_NOT_FOUND", "PersistedQueryNotFound")
+    by_id = await client.post("/graphql", json={"documentId": f"sha256:{hash_}", "query": FREE_DOCUMENT})
+    assert _error(by_id) == ("PERSISTED_QUERY_NOT_FOUND", "PersistedQueryNotFound")
+    assert statements == []
+
+
+async def test_the_text_sent_beside_a_known_hash_is_not_what_runs(client: httpx.AsyncClient) -> None:
+    body = {"query": FREE_DOCUMENT, "extensions": _apq(_ids()["get_hadith"]), "variables": {"hadith_id": 100001}}
+    data = (await client.post("/graphql", json=body)).json()["data"]
+    assert set(data["get_hadith"]) > {"hadith_id", "canonical_reference", "provenance"}
+
+
+# --- cache headers --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("form", ["extensions", "documentId"])
+async def test_a_persisted_get_is_cacheable(client: httpx.AsyncClient, form: str) -> None:
+    hash_ = _ids()["get_hadith"]
+    found = json.dumps(_apq(hash_)) if form == "extensions" else f"sha256:{hash_}"
+    response = await client.get("/graphql", params={form: found, "variables": json.dumps({"hadith_id": 100001})})
+    assert response.status_code == 200
+    assert response.headers["cache-control"] == "public, max-age=300"
+    assert {part.strip().lower() for part in response.headers["vary"].split(",")} >= {"accept", "x-api-key"}
+
+
+async def test_a_free_get_is_not_cacheable(client: httpx.AsyncClient) -> None:
+    response = await client.get("/graphql", params={"query": FREE_DOCUMENT})
+    assert response.json()["data"] == {"get_hadith": {"hadith_id": 100001}}
+    assert "cache-control" not in response.headers
+
+
+async def test_a_persisted_post_is_not_cacheable(client: httpx.AsyncClient) -> None:
+    body = {"documentId": f"sha256:{_ids()['get_hadith']}", "variables": {"hadith_id": 100001}}
+    response = await client.post("/graphql", json=body)
+    assert response.json()["data"]["get_hadith"]["hadith_id"] == 100001
+    assert "cache-control" not in response.headers
+
+
+async def test_a_persisted_get_that_errs_is_not_cacheable(client: httpx.AsyncClient) -> None:
+    params = {"documentId": f"sha256:{_ids()['get_hadith']}", "variables": json.dumps({"hadith_id": 999999999})}
+    response = await client.get("/graphql", params=params)
+    assert response.json()["errors"][0]["extensions"]["code"] == "NOT_FOUND"
+    assert "cache-control" not in response.headers
+
+
+# --- client profiles ------------------------------------------------------------------------------------
+
+
+async def test_a_persisted_only_key_refuses_a_free_document_and_accepts_a_persisted_one(
+    imported: ImportReport, database_url: str
+) -> None:
+    async with serving(api_settings(database_url, api_keys="gateway:persisted:s3cret"), database_url) as served:
+        http, seen = served.client, served.statements
+        key = {"x-api-key": "s3cret"}
+        refused = await http.post("/graphql", json={"query": FREE_DOCUMENT}, headers=key)
+        assert _error(refused)[0] == "QUERY_REJECTED"
+        refused_get = await http.get("/graphql", params={"query": FREE_DOCUMENT}, headers=key)
+        assert _error(refused_get)[0] == "QUERY_REJECTED"
+        assert seen == []
+
+        body = {"extensions": _apq(_ids()["get_hadith"]), "variables": {"hadith_id": 100001}}
+        accepted = (await http.post("/graphql", json=body, headers=key)).json()
+        assert "errors" not in accepted
+        assert accepted["data"]["get_hadith"]["canonical_reference"] == "bukhari:1"
+
+
+async def test_without_a_key_the_default_profile_may_send_free_documents(
+    imported: ImportReport, database_url: str
+) -> None:
+    async with serving(api_settings(database_url, api_keys="gateway:persisted:s3cret"), database_url) as served:
+        http = served.client
+        body = (await http.post("/graphql", json={"query": FREE_DOCUMENT})).json()
+        assert body["data"] == {"get_hadith": {"hadith_id": 100001}}
+
+
+@pytest.mark.parametrize("persisted", [False, True])
+async def test_an_unknown_key_is_refused_without_sql(
+    client: httpx.AsyncClient, statements: list[str], persisted: bool
+) -> None:
+    payload: dict[str, Any] = {"variables": {"hadith_id": 100001}}
+    payload |= {"extensions": _apq(_ids()["get_hadith"])} if persisted else {"query": FREE_DOCUMENT}
+    response = await client.post("/graphql", json=payload, headers={"x-api-key": "not-a-key"})
+    assert _error(response) == ("QUERY_REJECTED", "Unknown API key.")
+    assert statements == []
+
+
+async def test_the_default_profile_can_be_persisted_only(imported: ImportReport, database_url: str) -> None:
+    async with serving(api_settings(database_url, default_client_mode="persisted"), database_url) as served:
+        http, seen = served.client, served.statements
+        refused = await http.post("/graphql", json={"query": FREE_DOCUMENT})
+        assert _error(refused)[0] == "QUERY_REJECTED"
+        assert seen == []
+
+        params = {"documentId": f"sha256:{_ids()['get_hadith']}", "variables": json.dumps({"hadith_id": 100001})}
+        accepted = (await http.get("/graphql", params=params)).json()
+        assert accepted["data"]["get_hadith"]["hadith_id"] == 100001
