@@ -34,8 +34,7 @@ from graphql.execution.values import get_variable_values
 from app import limits
 from app.errors import InvalidInput, QueryRejected
 
-# (type, field) -> the bound of its `limit`-like argument, and the lists of its result that it sizes
-# (empty: the field is itself the list).
+# (type, field) -> the bound of its `limit`-like argument, and the lists of its result that it sizes.
 BOUNDED: Mapping[tuple[str, str], tuple[limits.ListBound, frozenset[str]]] = {
     ("Query", "search_hadith"): (limits.SEARCH_HADITH, frozenset({"results"})),
     ("Query", "get_hadith_chains"): (limits.HADITH_CHAINS, frozenset({"chains"})),
@@ -48,7 +47,7 @@ BOUNDED: Mapping[tuple[str, str], tuple[limits.ListBound, frozenset[str]]] = {
     ),
     ("Query", "get_hadith_commentary"): (limits.HADITH_COMMENTARY, frozenset({"passages"})),
     ("Hadith", "chains"): (limits.HADITH_CHAINS, frozenset({"chains"})),
-    ("NarratorSummary", "hadiths"): (limits.NAVIGATION, frozenset()),
+    ("NarratorSummary", "hadiths"): (limits.NAVIGATION, frozenset({"items"})),
 }
 # Lists whose size no argument sets, at the most they hold: a chain has at most 18 nodes in the data,
 # a profile lists up to NAME_VARIANTS_MAX name forms, a claim a handful of provenance entries.
@@ -86,7 +85,8 @@ class Measure:
         )
 
     def times(self, factor: int) -> "Measure":
-        return Measure(self.nodes * factor, self.cost * factor, self.depth, self.aliases * factor)
+        """The measure of `factor` instances of a list's items: aliases are written once, not per item."""
+        return Measure(self.nodes * factor, self.cost * factor, self.depth, self.aliases)
 
 
 def _argument_value(node: ValueNode | None, variables: Mapping[str, Any]) -> Any:

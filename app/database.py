@@ -72,15 +72,28 @@ class RequestDatabase:
     async def fetch(self, statement: Executable) -> Sequence[RowMapping]:
         async with self._lock:
             try:
-                if self._connection is None:
-                    self._connection = await self._engine.connect()
-                self.statements += 1
-                result = await self._connection.execute(statement)
-                return result.mappings().all()
+                return await self._execute(statement)
             except Exception as error:
                 if _is_upstream(error):
                     raise UpstreamUnavailable() from error
                 raise
+
+    async def _execute(self, statement: Executable) -> Sequence[RowMapping]:
+        """Run on the request's connection. A pooled connection that the server dropped while it sat idle
+        (a restart) fails at its first statement: that one is retried once on a fresh connection, which is
+        safe, as nothing has run in the request's read-only transaction yet."""
+        first = self._connection is None
+        if self._connection is None:
+            self._connection = await self._engine.connect()
+        self.statements += 1
+        try:
+            return (await self._connection.execute(statement)).mappings().all()
+        except sqlalchemy.exc.DBAPIError as error:
+            if not (first and error.connection_invalidated):
+                raise
+        await self.close()
+        self._connection = await self._engine.connect()
+        return (await self._connection.execute(statement)).mappings().all()
 
     async def close(self) -> None:
         """Give the connection back (its read-only transaction is rolled back)."""

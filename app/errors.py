@@ -111,6 +111,11 @@ def _with(error: GraphQLError, api_error: ApiError) -> GraphQLError:
     )
 
 
+def rejected_document(error: GraphQLError) -> GraphQLError:
+    """A parse or validation error of the document: QUERY_REJECTED, keeping its place in the document."""
+    return _with(error, QueryRejected(error.message))
+
+
 def to_closed_set(error: GraphQLError) -> GraphQLError:
     """Map any GraphQL error to the closed set; unknown failures become a masked INTERNAL_ERROR."""
     original = error.original_error

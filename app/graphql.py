@@ -20,7 +20,7 @@ from strawberry.http.ides import get_graphql_ide_html
 
 from app.cost import Measure
 from app.documents import DocumentRejected, Documents, Prepared, only_queries
-from app.errors import ApiError, PersistedQueryNotFound, QueryRejected
+from app.errors import ApiError, PersistedQueryNotFound, QueryRejected, rejected_document
 from app.execution import Executor, Outcome
 from app.persisted import PersistedOperation
 from app.profiles import API_KEY_HEADER, Profile, Profiles
@@ -164,10 +164,10 @@ class GraphQLEndpoint:
         except HttpRefusal as refusal:
             return _plain(refusal.status, refusal.message)
         except DocumentRejected as rejected:
-            errors = [QueryRejected(e.message) for e in rejected.errors]
+            errors = [rejected_document(error).formatted for error in rejected.errors]
             return self.errors_response(errors, modern, 400 if rejected.stage == "parse" else 422)
         except ApiError as error:
-            return self.errors_response([error], modern, 400)
+            return self.errors_response([{"message": error.message, "extensions": error.extensions}], modern, 400)
         return self.result_response(outcome, modern, cacheable=persisted and request.method == "GET")
 
     def document(self, params: Params, profile: Profile) -> tuple[Prepared, bool]:
@@ -195,11 +195,10 @@ class GraphQLEndpoint:
         requested = {"nodes": cost.nodes, "cost": cost.cost} if cost else None
         return {"cost": {"requested": requested, "maximum": {"nodes": allowed.max_nodes, "cost": allowed.max_cost}}}
 
-    def errors_response(self, errors: Sequence[ApiError], modern: bool, status: int) -> Response:
-        body = {
-            "errors": [{"message": e.message, "extensions": e.extensions} for e in errors],
-            "extensions": self.cost_extension(None),
-        }
+    def errors_response(self, errors: Sequence[Mapping[str, Any]], modern: bool, status: int) -> Response:
+        """A request refused before it ran: its errors (with their place in the document where they have
+        one), and no data."""
+        body = {"errors": list(errors), "extensions": self.cost_extension(None)}
         return _json(body, status if modern else 200, modern)
 
     def result_response(self, outcome: Outcome, modern: bool, cacheable: bool) -> Response:

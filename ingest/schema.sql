@@ -181,7 +181,7 @@ CREATE TABLE narrator_notice_link (
     notice_id    integer NOT NULL REFERENCES rijal_notice,
     status       text NOT NULL CHECK (status IN ('LINKED', 'AMBIGUOUS', 'CONFLICTED')),
     method       text NOT NULL,
-    confidence   real,
+    confidence   double precision,
     source_id    text NOT NULL REFERENCES source, -- the file that proposed the link
     PRIMARY KEY (narrator_id, notice_id)
 );
@@ -205,7 +205,7 @@ CREATE TABLE transmission_relation (            -- teacher -> student, as a sour
     student_id   integer NOT NULL REFERENCES narrator,
     status       text NOT NULL CHECK (status IN ('attested', 'probable', 'ambiguous', 'unresolved')),
     method       text NOT NULL,
-    confidence   real,
+    confidence   double precision,
     source_id    text NOT NULL REFERENCES source,
     source_key   text NOT NULL,
     UNIQUE (teacher_id, student_id, source_id),
@@ -220,7 +220,7 @@ CREATE TABLE chain (
     hadith_id      integer NOT NULL REFERENCES hadith,
     chain_number   integer NOT NULL,            -- 1-based within the hadith
     origin         text NOT NULL CHECK (origin IN ('dataset', 'parsed_isnad')),
-    alignment_score real,                       -- dataset chains: the alignment's name-overlap score
+    alignment_score double precision, -- dataset chains: the alignment's name-overlap score
     source_id      text NOT NULL REFERENCES source,
     source_key     text NOT NULL,
     UNIQUE (hadith_id, chain_number)
@@ -234,7 +234,7 @@ CREATE TABLE chain_node (
     mention_ar           text,
     transmission_term_ar text,
     resolution_status    text NOT NULL CHECK (resolution_status IN ('confirmed', 'probable', 'ambiguous', 'unresolved')),
-    confidence           real,
+    confidence           double precision,
     method               text NOT NULL,
     source_key           text NOT NULL,
     UNIQUE (chain_id, position),
@@ -256,7 +256,7 @@ CREATE TABLE commentary_passage (
     text                 text NOT NULL,
     page                 text,
     alignment_status     text NOT NULL,         -- 'lemma_verified', 'number_only', 'unresolved_number'
-    alignment_confidence real,
+    alignment_confidence double precision,
     validation_status    text NOT NULL CHECK (validation_status IN ('VALIDATED', 'UNVALIDATED')),
     publication_status   text NOT NULL CHECK (publication_status IN ('PUBLISHED', 'UNPUBLISHED')),
     source_key           text NOT NULL

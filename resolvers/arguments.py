@@ -11,10 +11,18 @@ def require_id(value: int, argument: str) -> int:
     return value
 
 
+def require_text(value: str, argument: str, longest: int = MAX_QUERY_LENGTH) -> str:
+    """A text argument, stripped: not empty, not over `longest`, and without the NUL character, which no
+    PostgreSQL text can hold."""
+    text = value.strip()
+    if not text:
+        raise InvalidInput(f"{argument} must not be empty.")
+    if len(text) > longest:
+        raise InvalidInput(f"{argument} must be at most {longest} characters.")
+    if "\x00" in text:
+        raise InvalidInput(f"{argument} must not contain the NUL character.")
+    return text
+
+
 def require_query(value: str) -> str:
-    query = value.strip()
-    if not query:
-        raise InvalidInput("query must not be empty.")
-    if len(query) > MAX_QUERY_LENGTH:
-        raise InvalidInput(f"query must be at most {MAX_QUERY_LENGTH} characters.")
-    return query
+    return require_text(value, "query")

@@ -26,8 +26,12 @@ EVIDENCE = {
     RelationStatus.unresolved: EvidenceStatus.insufficient_evidence,
 }
 NOT_RECORDED = (
-    "No source in this database records a teacher/student relation between these narrators with provenance. "
+    "No source in this database records a teacher/student relation between these narrators. "
     "Absence of a record is not evidence that they did not transmit from one another."
+)
+NOT_ATTESTED = (
+    "The sources record this relation only as probable, ambiguous or unresolved; none attests it. "
+    "That is not evidence that they did not transmit from one another."
 )
 
 
@@ -110,5 +114,5 @@ async def get_transmission_relation(
         chain_observations=[_observation(o, sources) for o in observations.items] if observations else [],
         evidence_status=EvidenceStatus.fact if attested else EvidenceStatus.insufficient_evidence,
         truncated=relations.truncated or bool(observations and observations.truncated),
-        capability_note=None if attested else NOT_RECORDED,
+        capability_note=None if attested else (NOT_ATTESTED if relations.items else NOT_RECORDED),
     )

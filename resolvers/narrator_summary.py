@@ -3,9 +3,8 @@
 from app.data.records import NarratorRecord
 from app.limits import NAVIGATION
 from resolvers.get_hadith import hadith_from_record
-from schema.hadith import Hadith
 from schema.info import Info
-from schema.narrator import NarratorSummary
+from schema.narrator import HadithList, NarratorSummary
 
 
 def summary_from_record(record: NarratorRecord) -> NarratorSummary:
@@ -26,10 +25,11 @@ async def load_narrator_summary(info: Info, narrator_id: int) -> NarratorSummary
     return None if record is None else summary_from_record(record)
 
 
-async def hadiths_of_narrator(info: Info, narrator_id: int, limit: int | None) -> list[Hadith]:
+async def hadiths_of_narrator(info: Info, narrator_id: int, limit: int | None) -> HadithList:
     """The first hadith (by id) in which the narrator is a confirmed chain node."""
     loaders = info.context.loaders
     page = await loaders.hadith_ids_by_narrator_id.load((narrator_id, NAVIGATION.resolve(limit)))
     records = await loaders.hadith_by_id.load_many(list(page.items))
     sources = await info.context.sources.load(info.context.db)
-    return [hadith_from_record(record, sources) for record in records if record is not None]
+    hadiths = [hadith_from_record(record, sources) for record in records if record is not None]
+    return HadithList(items=hadiths, truncated=page.truncated)

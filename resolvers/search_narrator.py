@@ -10,7 +10,7 @@ from app.data.records import NarratorHitRecord
 from app.errors import InvalidInput, UnsupportedLanguage
 from app.latin import fold
 from app.limits import SEARCH_NARRATOR
-from resolvers.arguments import require_query
+from resolvers.arguments import require_query, require_text
 from resolvers.provenance import Sources, provenance
 from schema.common import EvidenceStatus, ObjectType
 from schema.info import Info
@@ -19,6 +19,7 @@ from schema.search import MatchTier, NarratorFilters, NarratorHit, NarratorSearc
 LANGUAGES = ("ar", "latin", "auto")
 ARABIC = re.compile(r"[\u0600-\u06ff]")
 GENERATIONS = range(1, 13)
+FILTER_LENGTH = 100
 TIERS = (MatchTier.exact, MatchTier.prefix, MatchTier.substring, MatchTier.fulltext, MatchTier.fuzzy)
 
 
@@ -51,17 +52,22 @@ def _hit(tier: MatchTier, record: NarratorHitRecord, sources: Sources) -> Narrat
 def _generation(value: str | None) -> int | None:
     if value is None:
         return None
-    if not value.strip().isdigit() or int(value) not in GENERATIONS:
+    text = value.strip()
+    if not (text.isascii() and text.isdecimal()) or int(text) not in GENERATIONS:
         raise InvalidInput("filters.generation must be a tabaqa number from 1 to 12.")
-    return int(value)
+    return int(text)
+
+
+def _filter(value: str | None, name: str) -> str | None:
+    return None if value is None else require_text(value, f"filters.{name}", FILTER_LENGTH)
 
 
 def _scope(filters: NarratorFilters | None, script: str, most: int) -> search.NarratorScope:
     given = filters or NarratorFilters()
     return search.NarratorScope(
         script=script,
-        grade_tier=given.grade_tier,
-        region=given.region,
+        grade_tier=_filter(given.grade_tier, "grade_tier"),
+        region=_filter(given.region, "region"),
         generation=_generation(given.generation),
         exclude=[],
         most=most,

@@ -28,10 +28,18 @@ class NarratorSummary:
         self,
         info: Info,
         limit: Annotated[int | None, strawberry.argument(description="How many hadith at most (5, max 20).")] = None,
-    ) -> list[Annotated["Hadith", strawberry.lazy("schema.hadith")]]:
+    ) -> "HadithList":
         from resolvers.narrator_summary import hadiths_of_narrator
 
         return await hadiths_of_narrator(info, self.narrator_id, limit)
+
+
+@strawberry.type(description="A bounded list of hadith.")
+class HadithList:
+    items: list[Annotated["Hadith", strawberry.lazy("schema.hadith")]] = strawberry.field(
+        description="The hadith, at most `limit`."
+    )
+    truncated: bool = strawberry.field(description="True when more exist than returned.")
 
 
 @strawberry.type(description="Who the narrator is: names only, no judgement.")

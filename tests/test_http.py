@@ -21,7 +21,7 @@ DOCUMENTS = {
     "syntax-error": "{ get_hadith(",
     "validation-error": "{ get_hadith(hadith_id: 100001) { no_such_field } }",
     "cost-refused": """{ search_hadith(query: "bukhari:1", limit: 20) { results { hadith {
-      chains(limit: 20) { chains { nodes { narrator { hadiths(limit: 20) { hadith_id } } } } } } } } }""",
+      chains(limit: 20) { chains { nodes { narrator { hadiths(limit: 20) { items { hadith_id } } } } } } } } } }""",
     "success": QUERY,
 }
 MODERN_STATUS = {"syntax-error": 400, "validation-error": 422, "cost-refused": 400, "success": 200}

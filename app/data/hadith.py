@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import RowMapping, func, literal_column, select
+from sqlalchemy.dialects.postgresql import aggregate_order_by
 
 from app.data import tables as t
 from app.data.batch import any_of, fetch_pages, grouped, in_key_order
@@ -27,8 +28,9 @@ BoundedKey = tuple[int, int]  # (id, limit)
 def _sources_of_hadith() -> Any:
     r = t.hadith_source_record
     record = func.json_build_array(r.c.role, r.c.source_id, r.c.edition_id, r.c.source_key)
+    ordered = aggregate_order_by(record, r.c.role, r.c.source_id, r.c.source_key)
     return (
-        select(func.coalesce(func.json_agg(record), literal_column("'[]'::json")))
+        select(func.coalesce(func.json_agg(ordered), literal_column("'[]'::json")))
         .where(r.c.hadith_id == t.hadith.c.hadith_id)
         .scalar_subquery()
         .label("sources")

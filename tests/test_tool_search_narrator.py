@@ -1,0 +1,131 @@
+"""search_narrator on known real names: candidates ranked by tier, filters that narrow them, and every hit
+an inference naming the name form that matched."""
+
+from typing import Any
+
+import httpx
+
+from app.arabic import normalize
+from tests.graphql_client import data_of, execute, nfc, provenance, tool_data
+
+ABU_HURAIRAH = 13
+YAHYA_AL_ANSARI = 11062
+YAHYA_BIN_SAID = "يحيى بن سعيد"
+WITH_NARRATOR = """
+query ($query: String!, $filters: NarratorFilters, $limit: Int) {
+  search_narrator(query: $query, filters: $filters, limit: $limit) {
+    results { narrator_id match_tier narrator { generation grade_tier region } }
+    truncated
+  }
+}
+"""
+
+
+async def test_abu_hurairah_is_the_whole_expected_answer(client: httpx.AsyncClient) -> None:
+    answer = await tool_data(client, "search_narrator", query="Abu Hurairah")
+
+    assert nfc(answer) == nfc(
+        {
+            "results": [
+                {
+                    "narrator_id": 13,
+                    "name_ar": "أبو هريرة - عبد الرحمن بن صخر الدوسي",
+                    "name_fr": None,
+                    "canonical_display": "Abu Hurairah",
+                    "match_tier": "exact",
+                    "score": 1.0,
+                    "evidence_status": "inference",
+                    "provenance": [
+                        provenance(13, "narrator", "muslimscholars-derived", source_key="scholar_indx=13"),
+                        provenance(
+                            13,
+                            "narrator",
+                            "muslimscholars-derived",
+                            source_key="scholar_indx=13",
+                            locator="name form: Abu Hurairah",
+                        ),
+                    ],
+                }
+            ],
+            "truncated": False,
+        }
+    )
+
+
+async def test_a_misspelled_transliteration_still_finds_abu_hurairah_first(client: httpx.AsyncClient) -> None:
+    answer = await tool_data(client, "search_narrator", query="abu hurayra")
+
+    assert [(h["narrator_id"], h["match_tier"]) for h in answer["results"]][:1] == [(ABU_HURAIRAH, "fuzzy")]
+
+
+async def test_an_arabic_name_finds_abu_hurairah_first_then_other_bearers_of_the_kunya(
+    client: httpx.AsyncClient,
+) -> None:
+    answer = await tool_data(client, "search_narrator", query="أبو هريرة")
+
+    hits = answer["results"]
+    assert (hits[0]["narrator_id"], hits[0]["match_tier"]) == (ABU_HURAIRAH, "prefix")
+    assert [h["match_tier"] for h in hits] == ["prefix", "substring", "substring", "fulltext", "fulltext"]
+    assert answer["truncated"] is True
+
+
+async def test_every_hit_is_an_inference_naming_the_form_that_matched(client: httpx.AsyncClient) -> None:
+    answer = await tool_data(client, "search_narrator", query=YAHYA_BIN_SAID, limit=20)
+
+    assert len(answer["results"]) == 20
+    query = normalize(YAHYA_BIN_SAID)
+    for hit in answer["results"]:
+        assert hit["evidence_status"] == "inference"
+        record, form = hit["provenance"]
+        assert (record["object_id"], record["object_type"], record["source_key"]) == (
+            hit["narrator_id"],
+            "narrator",
+            f"scholar_indx={hit['narrator_id']}",
+        )
+        assert form["locator"].startswith("name form: ")
+        matched = normalize(form["locator"].removeprefix("name form: "))
+        if hit["match_tier"] == "prefix":
+            assert matched.startswith(query)
+        elif hit["match_tier"] == "substring":
+            assert query in matched
+        else:
+            assert all(word in matched for word in query.split())
+
+
+async def test_the_exact_transliteration_of_yahya_al_ansari_ranks_him_first(client: httpx.AsyncClient) -> None:
+    answer = await tool_data(client, "search_narrator", query="Yahya bin Said al-Ansari")
+
+    first = answer["results"][0]
+    assert (first["narrator_id"], first["match_tier"], first["score"]) == (YAHYA_AL_ANSARI, "exact", 1.0)
+    assert answer["truncated"] is True
+
+
+async def _filtered(client: httpx.AsyncClient, **filters: str) -> list[dict[str, Any]]:
+    body = await execute(client, WITH_NARRATOR, query=YAHYA_BIN_SAID, filters=filters, limit=20)
+    results: list[dict[str, Any]] = data_of(body, "search_narrator")["results"]
+    return results
+
+
+async def test_the_generation_filter_narrows_to_that_tabaqa(client: httpx.AsyncClient) -> None:
+    everyone = await tool_data(client, "search_narrator", query=YAHYA_BIN_SAID, limit=20)
+    fifth = await _filtered(client, generation="5")
+
+    assert everyone["truncated"] is True
+    assert [h["narrator_id"] for h in fifth] == [YAHYA_AL_ANSARI, 11191]
+    assert {h["narrator"]["generation"] for h in fifth} == {5}
+    assert await tool_data(client, "search_narrator", query="Abu Hurairah", filters={"generation": "2"}) == {
+        "results": [],
+        "truncated": False,
+    }
+
+
+async def test_the_grade_tier_and_region_filters_keep_only_matching_narrators(client: httpx.AsyncClient) -> None:
+    thiqa = await _filtered(client, grade_tier="thiqa")
+    kufa = await _filtered(client, region="الكوفة")
+    both = await _filtered(client, grade_tier="thiqa", generation="5")
+
+    assert {h["narrator"]["grade_tier"] for h in thiqa} == {"thiqa"}
+    assert YAHYA_AL_ANSARI in [h["narrator_id"] for h in thiqa]
+    assert 27049 not in [h["narrator_id"] for h in thiqa]  # Yahya b. Sa'id al-'Attar: no Taqrib verdict linked
+    assert [(h["narrator_id"], h["narrator"]["region"]) for h in kufa] == [(20366, "الكوفة"), (20668, "الكوفة")]
+    assert [h["narrator_id"] for h in both] == [YAHYA_AL_ANSARI, 11191]
