@@ -35,11 +35,14 @@ async def readyz(request: Request) -> JSONResponse:
 
 def create_app(settings: Settings, database_url: str) -> Starlette:
     engine = create_engine(settings, database_url)
-    schema = build_schema()._schema
+    strawberry_schema = build_schema()
+    schema = strawberry_schema._schema
     allowed = CostLimits(settings.max_nodes, settings.max_cost, settings.max_depth, settings.max_aliases)
     executor = Executor(schema, engine, SourceCatalog(), allowed)
     documents = Documents(schema, settings.max_tokens)
     manifest = load_manifest(DEFAULT_DIR)
+    for operation in manifest.values():
+        executor.compile(strawberry_schema, documents.prepare(operation.body))
     graphql = GraphQLEndpoint(
         executor,
         documents,
@@ -66,6 +69,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
         lifespan=lifespan,
     )
     app.state.engine = engine
+    app.state.executor = executor
     return app
 
 

@@ -195,10 +195,18 @@ def measure(
     root = schema.query_type
     if root is None:
         raise QueryRejected("The schema has no query type.")
+    walk = _Walk(schema, fragments, coerce_variables(schema, operation, variables))
+    return walk.selection(root, operation.selection_set, frozenset())
+
+
+def coerce_variables(
+    schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The variables as execution will see them (types coerced, defaults filled), or INVALID_INPUT."""
     coerced = get_variable_values(schema, operation.variable_definitions or (), dict(variables))
     if isinstance(coerced, list):  # graphql-core's own messages name only the variable
         raise InvalidInput(coerced[0].message)
-    return _Walk(schema, fragments, coerced.coerced).selection(root, operation.selection_set, frozenset())
+    return coerced.coerced
 
 
 def check(found: Measure, allowed: CostLimits) -> None:

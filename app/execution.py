@@ -7,11 +7,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import strawberry
 from graphql import GraphQLError, GraphQLSchema, execute
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.compiled import NotCompiled, Plan, compile_operation
 from app.context import create_context
-from app.cost import CostLimits, Measure, check, measure
+from app.cost import CostLimits, Measure, check, coerce_variables, measure
 from app.data.sources import SourceCatalog
 from app.database import RequestDatabase
 from app.documents import Prepared
@@ -33,6 +35,14 @@ class Executor:
         self.engine = engine
         self.sources = sources
         self.allowed = allowed
+        self.plans: dict[str, Plan] = {}  # compiled persisted documents, by text
+
+    def compile(self, schema: strawberry.Schema, prepared: Prepared) -> None:
+        """Give the document a compiled plan, when its shape allows one."""
+        try:
+            self.plans[prepared.text] = compile_operation(schema, prepared.operation(None))
+        except NotCompiled:
+            logger.info("not compiled: %s", prepared.text[:60])
 
     def measure(self, prepared: Prepared, operation_name: str | None, variables: Mapping[str, Any]) -> Measure:
         """The operation's cost; raises an error of the closed set when it may not run."""
@@ -42,6 +52,29 @@ class Executor:
         return found
 
     async def run(
+        self, prepared: Prepared, operation_name: str | None, variables: Mapping[str, Any], cost: Measure
+    ) -> Outcome:
+        plan = self.plans.get(prepared.text)
+        if plan is not None:
+            data = await self._run_plan(plan, prepared, operation_name, variables)
+            if data is not None:
+                return Outcome(data, [], cost)
+        return await self._execute(prepared, operation_name, variables, cost)
+
+    async def _run_plan(
+        self, plan: Plan, prepared: Prepared, operation_name: str | None, variables: Mapping[str, Any]
+    ) -> dict[str, Any] | None:
+        """The plan's answer, or None when normal execution must give it (an error, an unexpected null)."""
+        coerced = coerce_variables(self.schema, prepared.operation(operation_name), variables)
+        context = create_context(RequestDatabase(self.engine), self.sources)
+        try:
+            return await plan.run(context, coerced)
+        except Exception:
+            return None
+        finally:
+            await context.db.close()
+
+    async def _execute(
         self, prepared: Prepared, operation_name: str | None, variables: Mapping[str, Any], cost: Measure
     ) -> Outcome:
         context = create_context(RequestDatabase(self.engine), self.sources)
