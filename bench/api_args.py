@@ -10,16 +10,6 @@ from typing import Any
 
 import asyncpg
 
-TOOLS = (
-    "search_hadith",
-    "get_hadith",
-    "get_hadith_chains",
-    "search_narrator",
-    "get_narrator_profile",
-    "get_narrator_hadiths",
-    "get_transmission_relation",
-    "get_hadith_commentary",
-)
 PHRASE_WORDS = 4  # an Arabic phrase of this many consecutive words of a hadith's text
 ARABIC_WORD = re.compile(r"[\u0621-\u065f\u0670-\u06d3]+")
 

@@ -43,7 +43,8 @@ from sqlalchemy import event
 from app.asgi import create_app
 from app.embedded import database_url
 from app.settings import Settings, load_settings
-from bench.api_args import TOOLS, Variables, pick_arguments
+from bench.api_args import Variables, pick_arguments
+from schema.contract import TOOLS
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 20261130

@@ -10,6 +10,17 @@ import httpx
 from tests.conftest import LIVE_SCHEMA
 
 PERSISTED = Path(__file__).resolve().parent.parent / "persisted"
+# One real call of each tool, with arguments the test subset answers.
+SAMPLE_CALLS: dict[str, dict[str, Any]] = {
+    "search_hadith": {"query": "إنما الأعمال بالنيات"},
+    "get_hadith": {"hadith_id": 100001},
+    "get_hadith_chains": {"hadith_id": 100001},
+    "search_narrator": {"query": "Abu Hurairah"},
+    "get_narrator_profile": {"narrator_id": 11062},
+    "get_narrator_hadiths": {"narrator_id": 11062},
+    "get_transmission_relation": {"narrator_a_id": 11042, "narrator_b_id": 11213},
+    "get_hadith_commentary": {"hadith_id": 100001},
+}
 
 
 def tool_document(tool: str) -> str:

@@ -20,20 +20,10 @@ from app.database import RequestDatabase
 from app.errors import UpstreamUnavailable
 from ingest.run import ImportReport
 from tests.conftest import Served, api_settings, serving
-from tests.graphql_client import call_tool
+from tests.graphql_client import SAMPLE_CALLS, call_tool
 from tests.tcp_proxy import TcpProxy
 
 UPSTREAM = {"code": "UPSTREAM_UNAVAILABLE", "alias": "upstream_unavailable"}
-CALLS: dict[str, dict[str, Any]] = {
-    "search_hadith": {"query": "إنما الأعمال بالنيات"},
-    "get_hadith": {"hadith_id": 100001},
-    "get_hadith_chains": {"hadith_id": 100001},
-    "search_narrator": {"query": "Abu Hurairah"},
-    "get_narrator_profile": {"narrator_id": 11062},
-    "get_narrator_hadiths": {"narrator_id": 11062},
-    "get_transmission_relation": {"narrator_a_id": 11042, "narrator_b_id": 11213},
-    "get_hadith_commentary": {"hadith_id": 100001},
-}
 # A fuzzy search on a long Arabic name: its last statement scans every name form (hundreds of ms).
 HEAVY_SEARCH = {"query": "عبد الله بن محمد بن يوسف بن عبد الرحمن"}
 
@@ -61,13 +51,13 @@ def closed_port() -> Iterator[int]:
 
 
 async def _ok(client: httpx.AsyncClient, tool: str = "get_hadith") -> None:
-    body = await call_tool(client, tool, **CALLS[tool])
+    body = await call_tool(client, tool, **SAMPLE_CALLS[tool])
     assert "errors" not in body, body["errors"]
     assert body["data"][tool] is not None
 
 
 async def _upstream_unavailable(client: httpx.AsyncClient, tool: str, **variables: Any) -> None:
-    body = await call_tool(client, tool, **(variables or CALLS[tool]))
+    body = await call_tool(client, tool, **(variables or SAMPLE_CALLS[tool]))
     (error,) = body["errors"]
     assert error["extensions"] == UPSTREAM, (tool, error)
     assert body["data"] is None
@@ -75,7 +65,7 @@ async def _upstream_unavailable(client: httpx.AsyncClient, tool: str, **variable
 
 async def _warm(client: httpx.AsyncClient) -> None:
     """Several requests at once, so that the pool holds several connections when the database goes."""
-    await asyncio.gather(*(_ok(client, tool) for tool in CALLS))
+    await asyncio.gather(*(_ok(client, tool) for tool in SAMPLE_CALLS))
 
 
 async def test_while_the_database_is_down_every_tool_is_upstream_unavailable(
@@ -86,7 +76,7 @@ async def test_while_the_database_is_down_every_tool_is_upstream_unavailable(
 
     await proxy.stop()
 
-    for tool in CALLS:
+    for tool in SAMPLE_CALLS:
         await _upstream_unavailable(client, tool)
     assert application.state.engine.pool.checkedout() == 0
 
@@ -112,7 +102,7 @@ async def test_the_same_app_answers_again_when_the_database_is_back(behind_proxy
 
     await proxy.start()
 
-    for tool in CALLS:
+    for tool in SAMPLE_CALLS:
         await _ok(client, tool)
     assert (await client.get("/readyz")).status_code == 200
 
@@ -132,7 +122,7 @@ async def test_a_database_that_never_existed_is_upstream_unavailable(closed_port
     url = f"postgresql://postgres@127.0.0.1:{closed_port}/isnad"
     async with serving(api_settings(url), url) as served:
         client = served.client
-        for tool in CALLS:
+        for tool in SAMPLE_CALLS:
             await _upstream_unavailable(client, tool)
         assert (await client.get("/readyz")).status_code == 503
         assert (await client.get("/healthz")).status_code == 200

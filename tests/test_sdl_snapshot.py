@@ -12,17 +12,9 @@ from graphql import GraphQLEnumType, GraphQLInputObjectType, GraphQLInterfaceTyp
 
 from schema import export
 from schema.build import build_schema
+from schema.contract import TOOLS
 
-CONTRACT_TOOLS = {
-    "search_hadith",
-    "get_hadith",
-    "get_hadith_chains",
-    "search_narrator",
-    "get_narrator_profile",
-    "get_narrator_hadiths",
-    "get_transmission_relation",
-    "get_hadith_commentary",
-}
+CONTRACT_TOOLS = set(TOOLS)
 
 
 def graphql_schema() -> GraphQLSchema:

@@ -3,22 +3,11 @@
 import httpx
 import pytest
 
-from tests.graphql_client import call_tool
-
-CALLS: dict[str, dict[str, object]] = {
-    "search_hadith": {"query": "bukhari:1"},
-    "get_hadith": {"hadith_id": 100001},
-    "get_hadith_chains": {"hadith_id": 100001},
-    "search_narrator": {"query": "Abu Hurairah"},
-    "get_narrator_profile": {"narrator_id": 11062},
-    "get_narrator_hadiths": {"narrator_id": 11062},
-    "get_transmission_relation": {"narrator_a_id": 11042, "narrator_b_id": 11213},
-    "get_hadith_commentary": {"hadith_id": 100001},
-}
+from tests.graphql_client import SAMPLE_CALLS, call_tool
 
 
-@pytest.mark.parametrize("tool", sorted(CALLS))
+@pytest.mark.parametrize("tool", sorted(SAMPLE_CALLS))
 async def test_every_tool_answers(client: httpx.AsyncClient, tool: str) -> None:
-    body = await call_tool(client, tool, **CALLS[tool])
+    body = await call_tool(client, tool, **SAMPLE_CALLS[tool])
     assert "errors" not in body, body
     assert body["data"][tool] is not None
