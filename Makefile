@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup ingest serve run test check bench bench-import
+.PHONY: setup ingest serve run test check bench bench-import bench-load
 
 $(BIN)/isnad-graphql: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,3 +37,7 @@ bench-import: setup
 
 bench: setup
 	$(BIN)/python -m bench.api_bench
+
+# wrk on the anchor request: the API beside the floor and PostGraphile 4 (needs wrk and /tmp/pg4)
+bench-load: setup
+	$(BIN)/python -m bench.load
