@@ -7,11 +7,14 @@ when the database is back.
 """
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy.exc
-from sqlalchemy import Executable, RowMapping
+from sqlalchemy import ClauseElement, Dialect, Executable, RowMapping
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.sql.compiler import SQLCompiler
 
 from app.errors import UpstreamUnavailable
 from app.settings import Settings
@@ -60,8 +63,67 @@ def _is_upstream(error: BaseException) -> bool:
     return isinstance(error, OSError | TimeoutError | sqlalchemy.exc.TimeoutError | sqlalchemy.exc.InterfaceError)
 
 
+@dataclass(frozen=True)
+class _Compiled:
+    """A module-level statement compiled once for the dialect: its SQL ($1, $2 ...), the names of its
+    parameters in that order, the values bound in the statement itself, and each parameter's conversion."""
+
+    statement: Executable  # held, so that its id() is never reused while it is in the cache
+    sql: str
+    names: tuple[str, ...]
+    defaults: Mapping[str, Any]
+    converters: tuple[Callable[[Any], Any] | None, ...]
+
+    @classmethod
+    def of(cls, statement: Executable, dialect: Dialect) -> "_Compiled":
+        compiled = statement.compile(dialect=dialect) if isinstance(statement, ClauseElement) else None
+        if not isinstance(compiled, SQLCompiler):
+            raise TypeError("a Bound statement is a SQL expression")
+        if compiled.post_compile_params or compiled.literal_execute_params:
+            raise ValueError("a Bound statement takes arrays (= ANY(:keys)), never expanding IN lists")
+        names = tuple(compiled.positiontup or ())
+        binds = [compiled.binds[name] for name in names]
+        return cls(
+            statement,
+            compiled.string,
+            names,
+            {name: bind.effective_value for name, bind in zip(names, binds, strict=True) if not bind.required},
+            tuple(bind.type.dialect_impl(dialect).bind_processor(dialect) for bind in binds),
+        )
+
+    def arguments(self, params: Mapping[str, Any]) -> tuple[Any, ...]:
+        """The positional arguments of one execution: `params` by name, else the statement's own values."""
+        values = (params[name] if name in params else self.defaults[name] for name in self.names)
+        return tuple(v if convert is None else convert(v) for v, convert in zip(values, self.converters, strict=True))
+
+
+_compiled: dict[int, _Compiled] = {}  # by id() of the module-level statement (the API has one dialect: asyncpg)
+
+
+def _compiled_once(statement: Executable, dialect: Dialect) -> _Compiled:
+    found = _compiled.get(id(statement))
+    if found is None:
+        found = _compiled[id(statement)] = _Compiled.of(statement, dialect)
+    return found
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A statement built once, at module level, with named `bindparam`s, and their values for one execution.
+
+    Compiled on its first execution; then it runs as its SQL string with these values as positional
+    arguments: no statement building, cache key or compilation per call."""
+
+    statement: Executable
+    params: Mapping[str, Any]
+
+
 class RequestDatabase:
-    """One request's access to the database: its statements run one at a time on one connection."""
+    """One request's access to the database: its statements run one at a time on one connection.
+
+    `fetch(statement)` compiles a statement built per request through SQLAlchemy (and its cache);
+    `fetch(Bound(statement, params))` runs a module-level statement compiled once.
+    """
 
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
@@ -69,7 +131,7 @@ class RequestDatabase:
         self._lock = asyncio.Lock()
         self.statements = 0
 
-    async def fetch(self, statement: Executable) -> Sequence[RowMapping]:
+    async def fetch(self, statement: Executable | Bound) -> Sequence[RowMapping]:
         async with self._lock:
             try:
                 return await self._execute(statement)
@@ -78,7 +140,7 @@ class RequestDatabase:
                     raise UpstreamUnavailable() from error
                 raise
 
-    async def _execute(self, statement: Executable) -> Sequence[RowMapping]:
+    async def _execute(self, statement: Executable | Bound) -> Sequence[RowMapping]:
         """Run on the request's connection. A pooled connection that the server dropped while it sat idle
         (a restart) fails at its first statement: that one is retried once on a fresh connection, which is
         safe, as nothing has run in the request's read-only transaction yet."""
@@ -87,13 +149,13 @@ class RequestDatabase:
             self._connection = await self._engine.connect()
         self.statements += 1
         try:
-            return (await self._connection.execute(statement)).mappings().all()
+            return await _run(self._connection, statement)
         except sqlalchemy.exc.DBAPIError as error:
             if not (first and error.connection_invalidated):
                 raise
         await self.close()
         self._connection = await self._engine.connect()
-        return (await self._connection.execute(statement)).mappings().all()
+        return await _run(self._connection, statement)
 
     async def close(self) -> None:
         """Give the connection back (its read-only transaction is rolled back)."""
@@ -104,6 +166,15 @@ class RequestDatabase:
             except Exception as error:
                 if not _is_upstream(error):
                     raise
+
+
+async def _run(connection: AsyncConnection, statement: Executable | Bound) -> Sequence[RowMapping]:
+    if isinstance(statement, Bound):
+        plan = _compiled_once(statement.statement, connection.dialect)
+        result = await connection.exec_driver_sql(plan.sql, plan.arguments(statement.params))
+    else:
+        result = await connection.execute(statement)
+    return result.mappings().all()
 
 
 async def ping(engine: AsyncEngine) -> bool:

@@ -1,33 +1,60 @@
-"""The shapes every batched lookup shares: `key = any(:keys)`, results in key order, bounded lists."""
+"""The shapes every batched lookup shares: `key = any(:keys)`, results in key order, bounded lists.
+
+Lookup statements are built once, at import, with named parameters: `:keys` (an array of keys),
+`:most` (rows kept per key); they run through `RequestDatabase.fetch(Bound(statement, params))`.
+"""
 
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
-from sqlalchemy import ColumnElement, RowMapping, Select, any_, bindparam, func, select
+from sqlalchemy import BindParameter, ColumnElement, Integer, RowMapping, Select, any_, bindparam, func, select
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.sql.elements import KeyedColumnElement
+from sqlalchemy.types import TypeEngine
 
 from app.data.records import Page
-from app.database import RequestDatabase
+from app.database import Bound, RequestDatabase
 
 RANK = "rank_in_key"
+KEYS = "keys"
+MOST = "most"
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
 def any_of(column: ColumnElement[Any], keys: Iterable[Any]) -> ColumnElement[bool]:
-    """`column = any(:keys)`: one statement shape whatever the number of keys."""
+    """`column = any(:keys)` with these keys bound: for statements built per request."""
     return column == any_(bindparam(None, list(keys), type_=ARRAY(column.type)))
 
 
+def any_key(column: ColumnElement[Any], name: str = KEYS) -> ColumnElement[bool]:
+    """`column = any(:name)`, an array parameter: one statement whatever the number of keys."""
+    return column == any_(array_param(name, column.type))
+
+
+def array_param(name: str, item: TypeEngine[Any]) -> BindParameter[Any]:
+    """`:name`, an array of `item` values."""
+    return bindparam(name, type_=ARRAY(item))
+
+
 def ranked(
-    statement: Select[Any], partition: Sequence[ColumnElement[Any]], order: Sequence[ColumnElement[Any]], most: int
+    statement: Select[Any], partition: Sequence[ColumnElement[Any]], order: Sequence[ColumnElement[Any]]
 ) -> Select[Any]:
-    """Keep at most `most` rows per `partition` value, in `order`, with their rank."""
+    """Keep at most `:most` rows per `partition` value, in `order`, with their rank."""
     rank = func.row_number().over(partition_by=partition, order_by=order).label(RANK)
     inner = statement.add_columns(rank).subquery()
-    return select(inner).where(inner.c[RANK] <= most).order_by(inner.c[RANK])
+    return select(inner).where(inner.c[RANK] <= bindparam(MOST, type_=Integer)).order_by(inner.c[RANK])
+
+
+def most_of(limits: Iterable[int]) -> int:
+    """`:most` for pages of these limits: one row more than the largest, to tell a truncated page."""
+    return max(limits) + 1
+
+
+def deduplicated(values: Iterable[K]) -> list[K]:
+    return list(dict.fromkeys(values))
 
 
 def in_key_order(keys: Sequence[K], found: dict[K, V]) -> list[V | None]:
@@ -46,17 +73,28 @@ def page_of(values: Sequence[V], limit: int) -> Page[V]:
     return Page(tuple(values[:limit]), len(values) > limit)
 
 
-async def fetch_pages(
-    db: RequestDatabase,
-    statement: Select[Any],
-    *,
-    key: KeyedColumnElement[Any],
-    order: Sequence[ColumnElement[Any]],
-    keys: Sequence[tuple[Any, int]],
-    to_record: Callable[[RowMapping], V],
-) -> list[Page[V]]:
-    """For each (key, limit): the first `limit` rows of `statement` whose `key` matches, in `order`."""
-    most = max(limit for _, limit in keys) + 1
-    rows = await db.fetch(ranked(statement.where(any_of(key, {k for k, _ in keys})), [key], order, most))
-    groups = grouped(rows, lambda row: row[key.key])
-    return [page_of([to_record(row) for row in groups.get(k, [])], limit) for k, limit in keys]
+@dataclass(frozen=True)
+class PageQuery(Generic[V]):
+    """For each (key, limit): the first `limit` rows of a statement whose key matches, in an order."""
+
+    statement: Select[Any]
+    key: str
+    to_record: Callable[[RowMapping], V]
+
+    @classmethod
+    def of(
+        cls,
+        statement: Select[Any],
+        *,
+        key: KeyedColumnElement[Any],
+        order: Sequence[ColumnElement[Any]],
+        to_record: Callable[[RowMapping], V],
+    ) -> "PageQuery[V]":
+        """`statement` where `key = any(:keys)`, ranked by `order` within each key."""
+        return cls(ranked(statement.where(any_key(key)), [key], order), key.key, to_record)
+
+    async def fetch(self, db: RequestDatabase, keys: Sequence[tuple[Any, int]]) -> list[Page[V]]:
+        params = {KEYS: deduplicated(k for k, _ in keys), MOST: most_of(limit for _, limit in keys)}
+        rows = await db.fetch(Bound(self.statement, params))
+        groups = grouped(rows, lambda row: row[self.key])
+        return [page_of([self.to_record(row) for row in groups.get(k, [])], limit) for k, limit in keys]

@@ -4,11 +4,11 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import RowMapping, func, literal_column, select
+from sqlalchemy import RowMapping, Select, func, literal_column, select
 from sqlalchemy.dialects.postgresql import aggregate_order_by
 
 from app.data import tables as t
-from app.data.batch import any_of, fetch_pages, grouped, in_key_order
+from app.data.batch import KEYS, PageQuery, any_key, grouped, in_key_order
 from app.data.records import (
     BookRecord,
     ChainRecord,
@@ -20,7 +20,7 @@ from app.data.records import (
     PassageRecord,
     SourceKey,
 )
-from app.database import RequestDatabase
+from app.database import Bound, RequestDatabase
 
 BoundedKey = tuple[int, int]  # (id, limit)
 
@@ -37,7 +37,8 @@ def _sources_of_hadith() -> Any:
     )
 
 
-def _hadith_statement(ids: Sequence[int]) -> Any:
+def _hadith_by_id() -> Select[Any]:
+    """Each hadith with its collection, book, chapter and the other records it came from."""
     h, c, b, ch = t.hadith, t.collection, t.book, t.chapter
     return (
         select(
@@ -71,8 +72,11 @@ def _hadith_statement(ids: Sequence[int]) -> Any:
             .outerjoin(b, b.c.book_id == h.c.book_id)
             .outerjoin(ch, ch.c.chapter_id == h.c.chapter_id)
         )
-        .where(any_of(h.c.hadith_id, ids))
+        .where(any_key(h.c.hadith_id))
     )
+
+
+HADITH_BY_ID = _hadith_by_id()
 
 
 def _source_keys(row: RowMapping) -> tuple[SourceKey, ...]:
@@ -113,7 +117,7 @@ def _hadith(row: RowMapping) -> HadithRecord:
 
 
 async def hadith_by_id(db: RequestDatabase, ids: Sequence[int]) -> list[HadithRecord | None]:
-    rows = await db.fetch(_hadith_statement(ids))
+    rows = await db.fetch(Bound(HADITH_BY_ID, {KEYS: list(ids)}))
     return in_key_order(ids, {row["hadith_id"]: _hadith(row) for row in rows})
 
 
@@ -129,10 +133,14 @@ def _chain(row: RowMapping) -> ChainRecord:
     )
 
 
+CHAINS_BY_HADITH_ID = PageQuery.of(
+    select(t.chain), key=t.chain.c.hadith_id, order=[t.chain.c.chain_number], to_record=_chain
+)
+
+
 async def chains_by_hadith_id(db: RequestDatabase, keys: Sequence[BoundedKey]) -> list[Page[ChainRecord]]:
     """The first `limit` chains of each hadith, by chain_number."""
-    c = t.chain
-    return await fetch_pages(db, select(c), key=c.c.hadith_id, order=[c.c.chain_number], keys=keys, to_record=_chain)
+    return await CHAINS_BY_HADITH_ID.fetch(db, keys)
 
 
 def _node(row: RowMapping) -> NodeRecord:
@@ -150,10 +158,16 @@ def _node(row: RowMapping) -> NodeRecord:
     )
 
 
+NODES_BY_CHAIN_ID = (
+    select(t.chain_node)
+    .where(any_key(t.chain_node.c.chain_id))
+    .order_by(t.chain_node.c.chain_id, t.chain_node.c.position)
+)
+
+
 async def nodes_by_chain_id(db: RequestDatabase, ids: Sequence[int]) -> list[list[NodeRecord]]:
     """Every node of each chain, by position (a chain has fewer than 100 nodes by construction)."""
-    n = t.chain_node
-    rows = await db.fetch(select(n).where(any_of(n.c.chain_id, ids)).order_by(n.c.chain_id, n.c.position))
+    rows = await db.fetch(Bound(NODES_BY_CHAIN_ID, {KEYS: list(ids)}))
     nodes = grouped((_node(row) for row in rows), lambda node: node.chain_id)
     return [nodes.get(chain, []) for chain in ids]
 
@@ -175,8 +189,14 @@ def _passage(row: RowMapping) -> PassageRecord:
     )
 
 
+PASSAGES_BY_HADITH_ID = PageQuery.of(
+    select(t.public_commentary_passage),
+    key=t.public_commentary_passage.c.hadith_id,
+    order=[t.public_commentary_passage.c.source_id, t.public_commentary_passage.c.seq],
+    to_record=_passage,
+)
+
+
 async def passages_by_hadith_id(db: RequestDatabase, keys: Sequence[BoundedKey]) -> list[Page[PassageRecord]]:
     """The first `limit` published, validated passages on each hadith, by work and order in the work."""
-    p = t.public_commentary_passage
-    order = [p.c.source_id, p.c.seq]
-    return await fetch_pages(db, select(p), key=p.c.hadith_id, order=order, keys=keys, to_record=_passage)
+    return await PASSAGES_BY_HADITH_ID.fetch(db, keys)

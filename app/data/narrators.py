@@ -3,12 +3,23 @@
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import BindParameter, Integer, RowMapping, Select, and_, func, literal, or_, select, tuple_
-from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy import CTE, Integer, RowMapping, Select, Subquery, and_, func, literal, or_, select
 from sqlalchemy.orm import aliased
 
 from app.data import tables as t
-from app.data.batch import any_of, fetch_pages, grouped, in_key_order, page_of, ranked
+from app.data.batch import (
+    KEYS,
+    MOST,
+    PageQuery,
+    any_key,
+    array_param,
+    deduplicated,
+    grouped,
+    in_key_order,
+    most_of,
+    page_of,
+    ranked,
+)
 from app.data.records import (
     AssertionRecord,
     LegacyFieldRecord,
@@ -22,7 +33,7 @@ from app.data.records import (
     RelationRecord,
     VariantRecord,
 )
-from app.database import RequestDatabase
+from app.database import Bound, RequestDatabase
 
 BoundedKey = tuple[int, int]  # (narrator id, limit)
 PageKey = tuple[int, int, int]  # (narrator id, page, limit)
@@ -52,9 +63,11 @@ def narrator_record(row: RowMapping) -> NarratorRecord:
     )
 
 
+NARRATOR_BY_ID = select(t.narrator).where(any_key(t.narrator.c.narrator_id))
+
+
 async def narrator_by_id(db: RequestDatabase, ids: Sequence[int]) -> list[NarratorRecord | None]:
-    n = t.narrator
-    rows = await db.fetch(select(n).where(any_of(n.c.narrator_id, ids)))
+    rows = await db.fetch(Bound(NARRATOR_BY_ID, {KEYS: list(ids)}))
     return in_key_order(ids, {row["narrator_id"]: narrator_record(row) for row in rows})
 
 
@@ -64,16 +77,28 @@ def _variant(row: RowMapping) -> VariantRecord:
     )
 
 
+VARIANTS_BY_NARRATOR_ID = PageQuery.of(
+    select(t.narrator_name_variant),
+    key=t.narrator_name_variant.c.narrator_id,
+    order=[t.narrator_name_variant.c[name] for name in ("kind", "script", "form")],
+    to_record=_variant,
+)
+
+
 async def variants_by_narrator_id(db: RequestDatabase, keys: Sequence[BoundedKey]) -> list[Page[VariantRecord]]:
     """A narrator's name forms: dataset names first, then rijal headwords, then isnad forms."""
-    v = t.narrator_name_variant
-    order = [v.c.kind, v.c.script, v.c.form]
-    return await fetch_pages(db, select(v), key=v.c.narrator_id, order=order, keys=keys, to_record=_variant)
+    return await VARIANTS_BY_NARRATOR_ID.fetch(db, keys)
+
+
+LEGACY_FIELDS_BY_NARRATOR_ID = (
+    select(t.narrator_legacy_field)
+    .where(any_key(t.narrator_legacy_field.c.narrator_id))
+    .order_by(t.narrator_legacy_field.c.field, t.narrator_legacy_field.c.source_id)
+)
 
 
 async def legacy_fields_by_narrator_id(db: RequestDatabase, ids: Sequence[int]) -> list[list[LegacyFieldRecord]]:
-    f = t.narrator_legacy_field
-    rows = await db.fetch(select(f).where(any_of(f.c.narrator_id, ids)).order_by(f.c.field, f.c.source_id))
+    rows = await db.fetch(Bound(LEGACY_FIELDS_BY_NARRATOR_ID, {KEYS: list(ids)}))
     fields = grouped(
         (LegacyFieldRecord(r["narrator_id"], r["field"], r["value"], r["source_id"], r["source_key"]) for r in rows),
         lambda record: record.narrator_id,
@@ -96,8 +121,7 @@ def _notice_link(row: RowMapping) -> NoticeLinkRecord:
     )
 
 
-async def notice_links_by_narrator_id(db: RequestDatabase, keys: Sequence[BoundedKey]) -> list[Page[NoticeLinkRecord]]:
-    """The rijal notices linked to each narrator: LINKED first, then AMBIGUOUS, then CONFLICTED."""
+def _notice_links_by_narrator_id() -> PageQuery[NoticeLinkRecord]:
     link, notice = t.narrator_notice_link, t.rijal_notice
     statement = select(
         link.c.narrator_id,
@@ -113,12 +137,26 @@ async def notice_links_by_narrator_id(db: RequestDatabase, keys: Sequence[Bounde
     ).select_from(link.join(notice, notice.c.notice_id == link.c.notice_id))
     status_rank = func.array_position(literal(list(LINK_ORDER)), link.c.status)
     order = [status_rank, link.c.confidence.desc().nulls_last(), notice.c.entry_id]
-    return await fetch_pages(db, statement, key=link.c.narrator_id, order=order, keys=keys, to_record=_notice_link)
+    return PageQuery.of(statement, key=link.c.narrator_id, order=order, to_record=_notice_link)
+
+
+NOTICE_LINKS_BY_NARRATOR_ID = _notice_links_by_narrator_id()
+
+
+async def notice_links_by_narrator_id(db: RequestDatabase, keys: Sequence[BoundedKey]) -> list[Page[NoticeLinkRecord]]:
+    """The rijal notices linked to each narrator: LINKED first, then AMBIGUOUS, then CONFLICTED."""
+    return await NOTICE_LINKS_BY_NARRATOR_ID.fetch(db, keys)
+
+
+ASSERTIONS_BY_NARRATOR_ID = (
+    select(t.scholarly_assertion)
+    .where(any_key(t.scholarly_assertion.c.narrator_id))
+    .order_by(t.scholarly_assertion.c.field, t.scholarly_assertion.c.source_id)
+)
 
 
 async def assertions_by_narrator_id(db: RequestDatabase, ids: Sequence[int]) -> list[list[AssertionRecord]]:
-    a = t.scholarly_assertion
-    rows = await db.fetch(select(a).where(any_of(a.c.narrator_id, ids)).order_by(a.c.field, a.c.source_id))
+    rows = await db.fetch(Bound(ASSERTIONS_BY_NARRATOR_ID, {KEYS: list(ids)}))
     assertions = grouped(
         (
             AssertionRecord(
@@ -138,7 +176,8 @@ async def assertions_by_narrator_id(db: RequestDatabase, ids: Sequence[int]) -> 
     return [assertions.get(narrator, []) for narrator in ids]
 
 
-def _occurrences() -> Select[Any]:
+def _ranked_occurrences() -> Subquery:
+    """The confirmed chain occurrences of the `:narrators`, ranked by hadith, chain and position."""
     n, c, h = t.chain_node, t.chain, t.hadith
     rank = func.row_number().over(
         partition_by=n.c.narrator_id, order_by=[c.c.hadith_id, c.c.chain_number, n.c.position]
@@ -157,31 +196,21 @@ def _occurrences() -> Select[Any]:
             rank.label("rank_in_key"),
         )
         .select_from(n.join(c, c.c.chain_id == n.c.chain_id).join(h, h.c.hadith_id == c.c.hadith_id))
-        .where(n.c.resolution_status == CONFIRMED)
+        .where(n.c.resolution_status == CONFIRMED, any_key(n.c.narrator_id, "narrators"))
+        .subquery()
     )
 
 
-def _integers(values: list[int]) -> BindParameter[list[int]]:
-    return literal(values, ARRAY(Integer))
-
-
-def _occurrence(row: RowMapping) -> OccurrenceRecord:
-    return OccurrenceRecord(**{name: row[name] for name in OccurrenceRecord.__slots__})
-
-
-async def occurrences_by_narrator_id(db: RequestDatabase, keys: Sequence[PageKey]) -> list[Page[OccurrenceRecord]]:
-    """One page of each narrator's confirmed chain occurrences, by hadith, chain and position."""
-    ranked = _occurrences().where(any_of(t.chain_node.c.narrator_id, {k[0] for k in keys})).subquery()
+def _occurrences_by_narrator_id() -> Select[Any]:
+    """The pages asked: (`:narrators`[i], `:lows`[i], `:highs`[i]) keeps the ranks low < rank <= high of a
+    narrator's occurrences."""
+    ranked = _ranked_occurrences()
     bounds = (
-        func.unnest(
-            _integers([k[0] for k in keys]),
-            _integers([(page - 1) * limit for _, page, limit in keys]),
-            _integers([page * limit + 1 for _, page, limit in keys]),
-        )
+        func.unnest(*(array_param(name, Integer()) for name in ("narrators", "lows", "highs")))
         .table_valued("narrator_id", "low", "high")
         .render_derived()
     )
-    rows = await db.fetch(
+    return (
         select(ranked, bounds.c.low)
         .join(
             bounds,
@@ -193,28 +222,52 @@ async def occurrences_by_narrator_id(db: RequestDatabase, keys: Sequence[PageKey
         )
         .order_by(ranked.c.narrator_id, ranked.c.rank_in_key)
     )
-    found = grouped(rows, lambda row: (row["narrator_id"], row["low"]))
+
+
+OCCURRENCES_BY_NARRATOR_ID = _occurrences_by_narrator_id()
+
+
+def _occurrence(row: RowMapping) -> OccurrenceRecord:
+    return OccurrenceRecord(**{name: row[name] for name in OccurrenceRecord.__slots__})
+
+
+async def occurrences_by_narrator_id(db: RequestDatabase, keys: Sequence[PageKey]) -> list[Page[OccurrenceRecord]]:
+    """One page of each narrator's confirmed chain occurrences, by hadith, chain and position."""
+    params = {
+        "narrators": [narrator for narrator, _, _ in keys],
+        "lows": [(page - 1) * limit for _, page, limit in keys],
+        "highs": [page * limit + 1 for _, page, limit in keys],
+    }
+    found = grouped(
+        await db.fetch(Bound(OCCURRENCES_BY_NARRATOR_ID, params)), lambda row: (row["narrator_id"], row["low"])
+    )
     return [
         page_of([_occurrence(row) for row in found.get((narrator, (page - 1) * limit), [])], limit)
         for narrator, page, limit in keys
     ]
 
 
+OCCURRENCE_COUNTS_BY_NARRATOR_ID = (
+    select(
+        t.chain_node.c.narrator_id,
+        func.count().label("occurrences"),
+        func.count(t.chain.c.hadith_id.distinct()).label("hadith"),
+    )
+    .select_from(t.chain_node.join(t.chain, t.chain.c.chain_id == t.chain_node.c.chain_id))
+    .where(any_key(t.chain_node.c.narrator_id), t.chain_node.c.resolution_status == CONFIRMED)
+    .group_by(t.chain_node.c.narrator_id)
+)
+
+
 async def occurrence_counts_by_narrator_id(db: RequestDatabase, ids: Sequence[int]) -> list[OccurrenceCounts]:
     """How many confirmed occurrences each narrator has, and in how many distinct hadith (all pages)."""
-    n, c = t.chain_node, t.chain
-    rows = await db.fetch(
-        select(n.c.narrator_id, func.count().label("occurrences"), func.count(c.c.hadith_id.distinct()).label("hadith"))
-        .select_from(n.join(c, c.c.chain_id == n.c.chain_id))
-        .where(any_of(n.c.narrator_id, ids), n.c.resolution_status == CONFIRMED)
-        .group_by(n.c.narrator_id)
-    )
+    rows = await db.fetch(Bound(OCCURRENCE_COUNTS_BY_NARRATOR_ID, {KEYS: list(ids)}))
     counts = {row["narrator_id"]: OccurrenceCounts(row["occurrences"], row["hadith"]) for row in rows}
     return [counts.get(narrator, OccurrenceCounts(0, 0)) for narrator in ids]
 
 
-async def hadith_ids_by_narrator_id(db: RequestDatabase, keys: Sequence[BoundedKey]) -> list[Page[int]]:
-    """The first `limit` distinct hadith in which each narrator occurs confirmed, by hadith id."""
+def _hadith_ids_by_narrator_id() -> PageQuery[int]:
+    """The distinct hadith in which each narrator occurs confirmed, by hadith id."""
     n, c = t.chain_node, t.chain
     distinct = (
         select(n.c.narrator_id, c.c.hadith_id)
@@ -223,14 +276,20 @@ async def hadith_ids_by_narrator_id(db: RequestDatabase, keys: Sequence[BoundedK
         .distinct()
         .subquery()
     )
-    return await fetch_pages(
-        db,
+    return PageQuery.of(
         select(distinct),
         key=distinct.c.narrator_id,
         order=[distinct.c.hadith_id],
-        keys=keys,
         to_record=lambda row: int(row["hadith_id"]),
     )
+
+
+HADITH_IDS_BY_NARRATOR_ID = _hadith_ids_by_narrator_id()
+
+
+async def hadith_ids_by_narrator_id(db: RequestDatabase, keys: Sequence[BoundedKey]) -> list[Page[int]]:
+    """The first `limit` distinct hadith in which each narrator occurs confirmed, by hadith id."""
+    return await HADITH_IDS_BY_NARRATOR_ID.fetch(db, keys)
 
 
 def _relation(row: RowMapping) -> RelationRecord:
@@ -246,54 +305,71 @@ def _relation(row: RowMapping) -> RelationRecord:
     )
 
 
-def _pairs(keys: Sequence[PairKey]) -> list[tuple[int, int]]:
-    return [pair for a, b, _ in keys for pair in ((a, b), (b, a))]
+def _pair_params(keys: Sequence[PairKey]) -> dict[str, object]:
+    """The pair statements read what links any two of the narrators of `keys` (`:keys`, one array, which keeps
+    the narrator indexes usable on both sides), ranked per unordered pair; the lookups keep the pairs asked."""
+    return {KEYS: deduplicated(n for a, b, _ in keys for n in (a, b)), MOST: most_of(limit for *_, limit in keys)}
 
 
-def _pair_of(teacher: int, student: int, keys: Sequence[PairKey]) -> list[PairKey]:
-    return [key for key in keys if {key[0], key[1]} == {teacher, student}]
+def _relations_by_pair() -> Select[Any]:
+    """The relations recorded between any two of the narrators, by unordered pair, strongest status first."""
+    r = t.transmission_relation
+    status_rank = func.array_position(literal(list(STATUS_ORDER)), r.c.status)
+    statement = select(r).where(any_key(r.c.teacher_id), any_key(r.c.student_id))
+    partition = [func.least(r.c.teacher_id, r.c.student_id), func.greatest(r.c.teacher_id, r.c.student_id)]
+    return ranked(statement, partition, [status_rank, r.c.source_id, r.c.teacher_id])
+
+
+RELATIONS_BY_PAIR = _relations_by_pair()
 
 
 async def relations_by_pair(db: RequestDatabase, keys: Sequence[PairKey]) -> list[Page[RelationRecord]]:
     """The recorded teacher/student relations between each pair, both directions, strongest status first."""
-    r = t.transmission_relation
-    status_rank = func.array_position(literal(list(STATUS_ORDER)), r.c.status)
-    statement = select(r).where(tuple_(r.c.teacher_id, r.c.student_id).in_(_pairs(keys)))
-    partition = [func.least(r.c.teacher_id, r.c.student_id), func.greatest(r.c.teacher_id, r.c.student_id)]
-    most = max(limit for *_, limit in keys) + 1
-    rows = await db.fetch(ranked(statement, partition, [status_rank, r.c.source_id, r.c.teacher_id], most))
+    rows = await db.fetch(Bound(RELATIONS_BY_PAIR, _pair_params(keys)))
     by_pair = grouped((_relation(row) for row in rows), lambda rel: frozenset((rel.teacher_id, rel.student_id)))
     return [page_of(by_pair.get(frozenset((a, b)), []), limit) for a, b, limit in keys]
 
 
-def _observation_statement(keys: Sequence[PairKey]) -> tuple[Select[Any], Any, Any, list[Any]]:
-    """The adjacent-node statement, the two narrator-id columns, and the order of observations."""
+def _adjacent_nodes() -> CTE:
+    """Adjacent nodes of observed chains whose narrators are both among the narrators. Materialized, it is
+    planned on its own: the nodes of these narrators, read by index, whatever plan the chains would invite."""
     lower, upper = aliased(t.chain_node, name="lower_node"), aliased(t.chain_node, name="upper_node")
-    c, h = t.chain, t.hadith
-    pair = tuple_(lower.c.narrator_id, upper.c.narrator_id)
     columns = [lower.c[name].label(f"lower_{name}") for name in NodeRecord.__slots__]
     columns += [upper.c[name].label(f"upper_{name}") for name in NodeRecord.__slots__]
-    statement = (
-        select(
-            c.c.hadith_id,
-            h.c.canonical_reference,
-            c.c.chain_id,
-            c.c.source_id.label("chain_source_id"),
-            c.c.source_key.label("chain_source_key"),
-            *columns,
-        )
+    return (
+        select(*columns)
         .select_from(
             lower.join(upper, and_(upper.c.chain_id == lower.c.chain_id, upper.c.position == lower.c.position + 1))
-            .join(c, c.c.chain_id == lower.c.chain_id)
-            .join(h, h.c.hadith_id == c.c.hadith_id)
         )
         .where(
-            pair.in_(_pairs(keys)),
+            any_key(lower.c.narrator_id),
+            any_key(upper.c.narrator_id),
             or_(*(lower.c.resolution_status == s for s in OBSERVABLE)),
             or_(*(upper.c.resolution_status == s for s in OBSERVABLE)),
         )
+        .cte("adjacent_node")
+        .prefix_with("MATERIALIZED")
     )
-    return statement, lower.c.narrator_id, upper.c.narrator_id, [c.c.hadith_id, c.c.chain_id, lower.c.position]
+
+
+def _observations_by_pair() -> Select[Any]:
+    """The adjacent nodes with their chain and hadith, by unordered pair of narrators, then by hadith, chain and
+    position."""
+    adjacent, c, h = _adjacent_nodes(), t.chain, t.hadith
+    statement = select(
+        c.c.hadith_id,
+        h.c.canonical_reference,
+        c.c.chain_id,
+        c.c.source_id.label("chain_source_id"),
+        c.c.source_key.label("chain_source_key"),
+        *adjacent.c,
+    ).select_from(adjacent.join(c, c.c.chain_id == adjacent.c.lower_chain_id).join(h, h.c.hadith_id == c.c.hadith_id))
+    ids = (adjacent.c.lower_narrator_id, adjacent.c.upper_narrator_id)
+    partition = [func.least(*ids), func.greatest(*ids)]
+    return ranked(statement, partition, [c.c.hadith_id, c.c.chain_id, adjacent.c.lower_position])
+
+
+OBSERVATIONS_BY_PAIR = _observations_by_pair()
 
 
 def _node_from(row: RowMapping, prefix: str) -> NodeRecord:
@@ -302,10 +378,7 @@ def _node_from(row: RowMapping, prefix: str) -> NodeRecord:
 
 async def observations_by_pair(db: RequestDatabase, keys: Sequence[PairKey]) -> list[Page[ObservationRecord]]:
     """Where the two narrators of each pair stand adjacent in an observed chain."""
-    statement, lower_id, upper_id, order = _observation_statement(keys)
-    partition = [func.least(lower_id, upper_id), func.greatest(lower_id, upper_id)]
-    most = max(limit for *_, limit in keys) + 1
-    rows = await db.fetch(ranked(statement, partition, order, most))
+    rows = await db.fetch(Bound(OBSERVATIONS_BY_PAIR, _pair_params(keys)))
     observations = [
         ObservationRecord(
             row["hadith_id"],

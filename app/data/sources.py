@@ -7,7 +7,9 @@ from sqlalchemy import select
 
 from app.data import tables as t
 from app.data.records import SourceRecord
-from app.database import RequestDatabase
+from app.database import Bound, RequestDatabase
+
+SOURCES = select(t.source)
 
 
 class SourceCatalog:
@@ -21,6 +23,6 @@ class SourceCatalog:
         if self._sources is None:
             async with self._lock:
                 if self._sources is None:
-                    rows = await db.fetch(select(t.source))
+                    rows = await db.fetch(Bound(SOURCES, {}))
                     self._sources = {row["source_id"]: SourceRecord(**row) for row in rows}
         return self._sources
