@@ -3,8 +3,9 @@ and hadith_grade.
 
 The seven collections take one hadith row per hadith-json record (sunnah.com Arabic with isnad, and
 English). The crosswalk to the hadith-api numbers gives the canonical number, and through it the
-hadith-api French and grades. The LK corpus, joined by Arabic text containment, gives the bab and its
-own grade annotation. The three forties come from the hadith-api editions, with the hadith-json
+hadith-api French and grades. The LK corpus, joined by Arabic text containment, gives the bab, its
+own grade annotation, and the length of its matn (isnad and matn split), which the search's scores
+measure a hadith by. The three forties come from the hadith-api editions, with the hadith-json
 English where its record of the same number has the same Arabic.
 """
 
@@ -92,6 +93,7 @@ class LkRecord:
     title_ar: str | None
     title_en: str | None
     grade: str | None
+    matn_length: int | None  # characters of the normalized matn: the search's measure of the text
 
 
 @dataclass(frozen=True)
@@ -269,6 +271,7 @@ def _read_lk(ctx: ImportContext, code: str, wanted: set[LkKey]) -> dict[LkKey, L
             title_ar=_text(row["Section_Arabic"]),
             title_en=_text(row["Section_English"]),
             grade=_text(row["Arabic_Grade"]) or _text(row["English_Grade"]),
+            matn_length=len(normalize(row["Arabic_Matn"])) or None,
         )
     return found
 
@@ -463,11 +466,13 @@ class _Collection:
                 _grade(self.ctx, hadith, grader, value, graded.ref)
 
     def _lk_row(self, row: Row, record: HadithJson) -> None:
-        """The LK row matched to this hadith: its grade now, its bab once every bab title is counted."""
+        """The LK row matched to this hadith: its grade and matn length now, its bab once every bab title is
+        counted."""
         link = self.lk_links.get((record.kitab, record.id_in_book))
         lk = self.lk.get(link.lk_row) if link else None
         if lk is None:
             return
+        row["matn_length"] = lk.matn_length
         if lk.grade:
             _record(self.ctx, row["hadith_id"], "grades", lk.ref)
             _grade(self.ctx, row["hadith_id"], LK_GRADER, lk.grade, lk.ref)

@@ -437,7 +437,7 @@ def _lite_ranks(narrator: int, record: dict[str, str], key: str) -> list[Row]:
 
 
 def _first_city(living_city: str) -> str | None:
-    city = _CITY_SEPARATORS.split(living_city, maxsplit=1)[0].strip()
+    city = _CITY_SEPARATORS.split(living_city, maxsplit=1)[0].strip(" .")
     return None if city in ("", LITE_NONE) else city
 
 

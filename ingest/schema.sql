@@ -44,6 +44,20 @@ CREATE TABLE import_run (
     data_dir       text NOT NULL
 );
 
+-- search ---------------------------------------------------------------------------------------------
+
+-- French text search that folds accents alike in texts and queries (the French stemmer after unaccent).
+CREATE TEXT SEARCH CONFIGURATION french_unaccent (COPY = pg_catalog.french);
+ALTER TEXT SEARCH CONFIGURATION french_unaccent
+    ALTER MAPPING FOR hword, hword_part, word WITH public.unaccent, french_stem;
+
+CREATE TABLE search_term (                      -- the vocabulary the fuzzy search corrects query words against
+    language   text NOT NULL,                   -- 'ar': hadith.text_ar_stems words; 'fr': app.latin.words of text_fr
+    term       text NOT NULL,
+    doc_count  integer NOT NULL,                -- hadith whose text holds the term
+    PRIMARY KEY (language, term)
+);
+
 -- corpus -----------------------------------------------------------------------------------------
 
 CREATE TABLE collection (
@@ -88,7 +102,13 @@ CREATE TABLE hadith (
     seq_in_collection    integer NOT NULL,
     text_ar              text,                  -- with isnad and diacritics
     text_ar_normalized   text,                  -- app.arabic.normalize(text_ar)
+    text_ar_stems        text,                  -- app.arabic.stem of each normalized word
+    text_ar_terms        tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, coalesce(text_ar_stems, ''))) STORED,
+    matn_length          integer,               -- characters of the normalized matn (LK corpus split), else of the text
     text_fr              text,
+    text_fr_normalized   text,                  -- the words of text_fr, lower case, accents folded (app.latin.words)
+    text_fr_terms        tsvector GENERATED ALWAYS AS (to_tsvector('french_unaccent'::regconfig, coalesce(text_fr, ''))) STORED,
+    text_fr_words        tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, coalesce(text_fr_normalized, ''))) STORED,
     text_fr_edition_id   text REFERENCES edition,
     text_en              text,
     numbering_method     text,                  -- how the canonical number was obtained (crosswalk method)
@@ -101,6 +121,9 @@ CREATE INDEX hadith_reference_idx ON hadith (canonical_reference);
 CREATE INDEX hadith_number_idx ON hadith (collection_id, canonical_number);
 CREATE INDEX hadith_book_idx ON hadith (book_id);
 CREATE INDEX hadith_text_ar_trgm_idx ON hadith USING gin (text_ar_normalized gin_trgm_ops);
+CREATE INDEX hadith_text_ar_terms_idx ON hadith USING gin (text_ar_terms);
+CREATE INDEX hadith_text_fr_terms_idx ON hadith USING gin (text_fr_terms);
+CREATE INDEX hadith_text_fr_words_idx ON hadith USING gin (text_fr_words);
 
 CREATE TABLE hadith_source_record (             -- every source record a hadith row came from
     hadith_id    integer NOT NULL REFERENCES hadith,
@@ -132,6 +155,7 @@ CREATE TABLE narrator (
     generation        integer,                  -- tabaqa 1-12 from the dataset's bracketed generation label
     grade_tier        text,                     -- from the linked Taqrib verdict, see ingest/narrators.py
     region            text,                     -- from AR-Sanad living_city, where a bridge exists
+    region_key        text,                     -- app.arabic.normalize(region): what the search's region filter compares
     birth_year_hijri  integer,
     death_year_hijri  integer,
     chain_node_count  integer NOT NULL DEFAULT 0,
@@ -140,7 +164,7 @@ CREATE TABLE narrator (
 );
 CREATE INDEX narrator_generation_idx ON narrator (generation);
 CREATE INDEX narrator_grade_tier_idx ON narrator (grade_tier);
-CREATE INDEX narrator_region_idx ON narrator (region);
+CREATE INDEX narrator_region_idx ON narrator (region_key);
 
 CREATE TABLE narrator_name_variant (
     narrator_id  integer NOT NULL REFERENCES narrator,
@@ -152,8 +176,22 @@ CREATE TABLE narrator_name_variant (
     source_key   text,
     PRIMARY KEY (narrator_id, form, source_id)
 );
-CREATE INDEX variant_form_trgm_idx ON narrator_name_variant USING gin (form_normalized gin_trgm_ops);
-CREATE INDEX variant_form_idx ON narrator_name_variant (form_normalized text_pattern_ops);
+
+CREATE TABLE narrator_search_form (             -- every name form the narrator search compares, with its keys
+    narrator_id  integer NOT NULL REFERENCES narrator,
+    form         text NOT NULL,                 -- as the source writes it
+    search_key   text NOT NULL,                 -- app.arabic.name_key / app.latin.name_key of form
+    skeleton     text NOT NULL,                 -- app.arabic.skeleton / app.latin.skeleton of form
+    script       text NOT NULL CHECK (script IN ('ar', 'latin')),
+    kind         text NOT NULL,                 -- a narrator_name_variant kind, or 'chain_mention'
+    prior        double precision NOT NULL,     -- log(1 + chain nodes) / log(1 + the most any narrator has)
+    source_id    text NOT NULL REFERENCES source,
+    source_key   text,
+    PRIMARY KEY (narrator_id, search_key)
+);
+CREATE INDEX search_form_key_idx ON narrator_search_form (search_key text_pattern_ops);
+CREATE INDEX search_form_key_trgm_idx ON narrator_search_form USING gin (search_key gin_trgm_ops);
+CREATE INDEX search_form_skeleton_idx ON narrator_search_form (skeleton text_pattern_ops);
 
 CREATE TABLE narrator_legacy_field (            -- dataset fields, kept apart from scholarly assertions
     narrator_id  integer NOT NULL REFERENCES narrator,

@@ -2,7 +2,7 @@
 
 from collections.abc import Callable
 
-from ingest import chains, commentary, hadith, narrators, rijal
+from ingest import chains, commentary, hadith, narrators, rijal, search_index
 from ingest.context import ImportContext
 
 STEPS: tuple[tuple[str, Callable[[ImportContext], None]], ...] = (
@@ -11,4 +11,5 @@ STEPS: tuple[tuple[str, Callable[[ImportContext], None]], ...] = (
     ("rijal notices, links, assertions", rijal.build),
     ("chains and nodes", chains.build),
     ("commentary passages", commentary.build),
+    ("search keys and vocabulary", search_index.build),
 )

@@ -1,26 +1,28 @@
 """search_narrator: candidate narrators by any name form, tier by tier (exact, prefix, substring,
 fulltext, fuzzy), with the filters. Every hit is an inference, never an identification.
+
+An Arabic query is compared through app.arabic.name_key with the Arabic name forms; a Latin one
+through app.latin.name_key with the Latin forms (the dataset's transliterations). The fuzzy tier also
+compares consonant skeletons across scripts, so a Latin query can meet an Arabic form («Ibn Shihab»
+and «ابن شهاب»). Each tier fills what the earlier ones left of `limit`.
 """
 
-import re
-
-from app.arabic import normalize
+from app import arabic, latin
 from app.data import search
 from app.data.records import NarratorHitRecord
 from app.errors import InvalidInput, UnsupportedLanguage
-from app.latin import fold
 from app.limits import SEARCH_NARRATOR
 from resolvers.arguments import require_query, require_text
 from resolvers.provenance import Sources, provenance
 from schema.common import EvidenceStatus, ObjectType
 from schema.info import Info
-from schema.search import MatchTier, NarratorFilters, NarratorHit, NarratorSearchResult
+from schema.search import GRADE_TIERS, REGIONS, MatchTier, NarratorFilters, NarratorHit, NarratorSearchResult
 
 LANGUAGES = ("ar", "latin", "auto")
-ARABIC = re.compile(r"[\u0600-\u06ff]")
 GENERATIONS = range(1, 13)
 FILTER_LENGTH = 100
 TIERS = (MatchTier.exact, MatchTier.prefix, MatchTier.substring, MatchTier.fulltext, MatchTier.fuzzy)
+REGION_KEYS = {latin.name_key(name): arabic.normalize(city) for city, names in REGIONS.items() for name in names}
 
 
 def _hit(tier: MatchTier, record: NarratorHitRecord, sources: Sources) -> NarratorHit:
@@ -58,23 +60,35 @@ def _generation(value: str | None) -> int | None:
     return int(text)
 
 
-def _filter(value: str | None, name: str) -> str | None:
-    return None if value is None else require_text(value, f"filters.{name}", FILTER_LENGTH)
+def _grade_tier(value: str | None) -> str | None:
+    if value is not None and value.strip().lower() not in GRADE_TIERS:
+        raise InvalidInput(f"filters.grade_tier must be one of: {', '.join(GRADE_TIERS)}.")
+    return value.strip().lower() if value is not None else None
+
+
+def _region(value: str | None) -> str | None:
+    """The region's key: the Arabic name normalized, or the Arabic name of a Latin alias."""
+    if value is None:
+        return None
+    city = require_text(value, "filters.region", FILTER_LENGTH)
+    return arabic.normalize(city) if arabic.is_arabic(city) else REGION_KEYS.get(latin.name_key(city), city)
 
 
 def _scope(filters: NarratorFilters | None, script: str, most: int) -> search.NarratorScope:
     given = filters or NarratorFilters()
     return search.NarratorScope(
         script=script,
-        grade_tier=_filter(given.grade_tier, "grade_tier"),
-        region=_filter(given.region, "region"),
+        grade_tier=_grade_tier(given.grade_tier),
+        region=_region(given.region),
         generation=_generation(given.generation),
         exclude=[],
         most=most,
     )
 
 
-async def _tiers(info: Info, query: str, scope: search.NarratorScope) -> list[tuple[MatchTier, NarratorHitRecord]]:
+async def _tiers(
+    info: Info, query: str, skeleton: str, scope: search.NarratorScope
+) -> list[tuple[MatchTier, NarratorHitRecord]]:
     found: list[tuple[MatchTier, NarratorHitRecord]] = []
     for tier in TIERS:
         rest = search.NarratorScope(
@@ -87,7 +101,8 @@ async def _tiers(info: Info, query: str, scope: search.NarratorScope) -> list[tu
         )
         if rest.most <= 0 or (tier is MatchTier.fulltext and " " not in query):
             continue
-        found += [(tier, r) for r in await search.narrators_by_name(info.context.db, tier.name, query, rest)]
+        records = await search.narrators_by_name(info.context.db, tier.name, query, skeleton, rest)
+        found += [(tier, r) for r in records]
     return found
 
 
@@ -99,9 +114,10 @@ async def search_narrator(
         raise UnsupportedLanguage("query_language must be 'ar', 'latin' or 'auto'.")
     bound = SEARCH_NARRATOR.resolve(limit)
     text = require_query(query)
-    script = ("ar" if ARABIC.search(text) else "latin") if language == "auto" else language
-    normalized = normalize(text) if script == "ar" else fold(text)
-    found = await _tiers(info, normalized, _scope(filters, script, bound + 1)) if normalized else []
+    script = ("ar" if arabic.is_arabic(text) else "latin") if language == "auto" else language
+    names = arabic if script == "ar" else latin
+    key, skeleton = names.name_key(text), names.skeleton(text)
+    found = await _tiers(info, key, skeleton, _scope(filters, script, bound + 1)) if key else []
     sources = await info.context.sources.load(info.context.db)
     return NarratorSearchResult(
         results=[_hit(tier, record, sources) for tier, record in found[:bound]],

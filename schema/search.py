@@ -13,12 +13,51 @@ if TYPE_CHECKING:
     from schema.narrator import NarratorSummary
 
 
-@strawberry.enum(description="How a hadith matched the query.")
+# The values of search_narrator's filters (listed in their descriptions).
+GRADE_TIERS = ("companion", "thiqa", "saduq", "maqbul", "daif", "matruk", "majhul")
+# The regions most narrators have (AR-Sanad's living city, in Arabic), with the Latin names also accepted.
+REGIONS = {
+    "الكوفة": ("Kufa", "Koufa", "al-Kufa"),
+    "البصرة": ("Basra", "Bassora", "al-Basra"),
+    "بغداد": ("Baghdad",),
+    "مصر": ("Egypt", "Misr", "Egypte"),
+    "المدينة": ("Medina", "Madina", "Madinah", "Medine"),
+    "مكة": ("Mecca", "Makka", "Makkah", "La Mecque"),
+    "دمشق": ("Damascus", "Dimashq", "Damas"),
+    "الشام": ("Sham", "Syria", "Levant", "Syrie"),
+    "نيسابور": ("Nishapur", "Naysabur", "Nichapur"),
+    "حمص": ("Homs", "Hims"),
+    "طرسوس": ("Tarsus",),
+    "أصبهان": ("Isfahan", "Asbahan", "Ispahan"),
+    "مرو": ("Merv", "Marw"),
+    "الري": ("Rayy", "Ray"),
+    "العراق": ("Iraq", "Irak"),
+    "واسط": ("Wasit",),
+    "بلخ": ("Balkh",),
+    "اليمن": ("Yemen",),
+}
+
+
+@strawberry.enum(description="How a hadith matched the query; results are ranked by this tier first, then by score.")
 class MatchMethod(Enum):
-    exact = strawberry.enum_value("exact", description="The normalized phrase occurs in the normalized text.")
-    fulltext = strawberry.enum_value("fulltext", description="Every word of the query occurs in the text.")
-    fuzzy = strawberry.enum_value("fuzzy", description="Nothing better matched; trigram similarity.")
-    reference = strawberry.enum_value("reference", description="The query is a citation of the hadith.")
+    exact = strawberry.enum_value(
+        "exact", description="The normalized phrase occurs in the normalized text (tashkil, letter forms folded)."
+    )
+    fulltext = strawberry.enum_value(
+        "fulltext",
+        description="Every word of the query occurs in the text: Arabic with its attached prefixes (و ف ب ك ل ال) "
+        "tolerated, French stemmed with accents folded.",
+    )
+    fuzzy = strawberry.enum_value(
+        "fuzzy",
+        description="Nothing better matched: most words occur, each as said or one letter off, ranked with the "
+        "trigram similarity of query and text.",
+    )
+    reference = strawberry.enum_value(
+        "reference",
+        description="The query is a citation (bukhari:1, Sahih Muslim 8a, صحيح البخاري ١ ...); a two-number citation "
+        "returns every hadith either reading names.",
+    )
 
 
 @strawberry.type(description="A candidate hadith for a query.")
@@ -28,7 +67,11 @@ class HadithHit:
     text_ar: str | None = strawberry.field(description="Its Arabic text.")
     text_fr: str | None = strawberry.field(description="Its French text, where a source gives one.")
     match_method: MatchMethod = strawberry.field(description="How it matched.")
-    score: float | None = strawberry.field(description="In [0, 1], comparable within a match_method.")
+    score: float | None = strawberry.field(
+        description="In [0, 1], comparable within a match_method: 1 for a reference; for exact and fulltext, how "
+        "much of the matn the query covers (fulltext also how close together its words stand); for fuzzy, the share "
+        "of the words found averaged with the trigram similarity."
+    )
     evidence_status: EvidenceStatus = strawberry.field(description="Always inference: a candidate, not a proof.")
     provenance: list[Provenance] = strawberry.field(description="The text's source record, with the collection.")
 
@@ -46,23 +89,40 @@ class HadithSearchResult:
     capability_note: str | None = strawberry.field(description="What this search cannot cover, when it matters.")
 
 
-@strawberry.enum(description="How a narrator's name matched the query.")
+@strawberry.enum(
+    description="How a narrator's name matched the query, once both are folded (Arabic: letter forms, أبي = أبو, "
+    "ابن = بن; Latin: case, accents, ʿ ʾ marks, ibn/bin/b., al-/an-/ash-..., common spelling variants). Results are "
+    "ranked by this tier first, then by score."
+)
 class MatchTier(Enum):
     exact = strawberry.enum_value("exact", description="A name form equals the query.")
     prefix = strawberry.enum_value("prefix", description="A name form starts with the query.")
     substring = strawberry.enum_value("substring", description="A name form contains the query.")
     fulltext = strawberry.enum_value("fulltext", description="A name form holds every word of the query.")
-    fuzzy = strawberry.enum_value("fuzzy", description="A name form is similar (trigrams).")
+    fuzzy = strawberry.enum_value(
+        "fuzzy", description="A name form is similar (trigrams), or has the query's consonants, in either script."
+    )
 
 
 @strawberry.input(description="Filters of search_narrator; null means no filter.")
 class NarratorFilters:
     grade_tier: str | None = strawberry.field(
         default=None,
-        description="companion, thiqa, saduq, maqbul, daif, matruk, majhul (from a linked Taqrib verdict).",
+        description=f"One of {', '.join(GRADE_TIERS)}: the tier of Ibn Hajar's verdict in a linked Taqrib notice "
+        "(narrators without one never match a grade_tier filter).",
     )
-    region: str | None = strawberry.field(default=None, description="A city, as AR-Sanad names it (Arabic).")
-    generation: str | None = strawberry.field(default=None, description="A tabaqa number, 1 to 12.")
+    region: str | None = strawberry.field(
+        default=None,
+        description="The city a narrator lived in, as AR-Sanad names it (known for bridged narrators only), in Arabic "
+        "or by a Latin name: "
+        + "; ".join(f"{city} ({', '.join(names)})" for city, names in REGIONS.items())
+        + "; other cities in Arabic.",
+    )
+    generation: str | None = strawberry.field(
+        default=None,
+        description="A tabaqa number, 1 to 12, from the dataset's generation label (1 = Companions, 2-5 = Followers "
+        "and their successors ...).",
+    )
 
 
 @strawberry.type(description="A candidate narrator for a name.")
@@ -72,7 +132,10 @@ class NarratorHit:
     name_fr: str | None = strawberry.field(description="A French form a source gives; null when none does.")
     canonical_display: str | None = strawberry.field(description="The display form: the Latin transliteration.")
     match_tier: MatchTier = strawberry.field(description="How the name matched.")
-    score: float | None = strawberry.field(description="In [0, 1], comparable within a match_tier.")
+    score: float | None = strawberry.field(
+        description="In [0, 1], comparable within a match_tier: 1 for exact (ties: the narrator named in more chains "
+        "first); otherwise how well the name form matches, weighed with how often the narrator occurs in chains."
+    )
     evidence_status: EvidenceStatus = strawberry.field(description="Always inference: a candidate, not an identity.")
     provenance: list[Provenance] = strawberry.field(description="The narrator record and the name form that matched.")
 

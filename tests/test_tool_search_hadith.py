@@ -86,7 +86,8 @@ async def test_the_words_in_another_order_match_by_fulltext(client: httpx.AsyncC
 async def test_a_misspelled_phrase_matches_by_fuzzy(client: httpx.AsyncClient) -> None:
     answer = await tool_data(client, "search_hadith", query="انما الاعمال بالنيه")
 
-    assert _hits(answer)[:2] == [("bukhari:1", "fuzzy"), ("nawawi40:1", "fuzzy")]
+    # «الاعمال بالنيه» is the whole text of shahwaliullah40:33: it resembles the query most.
+    assert _hits(answer)[:3] == [("shahwaliullah40:33", "fuzzy"), ("bukhari:1", "fuzzy"), ("nawawi40:1", "fuzzy")]
     assert all(0.6 <= hit["score"] <= 1 for hit in answer["results"])
 
 
@@ -94,7 +95,7 @@ async def test_a_french_phrase_finds_bukhari_1_by_its_french_text(client: httpx.
     body = await call_tool(client, "search_hadith", query="récompense des actions dépend des intentions")
 
     assert "errors" not in body, body["errors"]
-    assert ("bukhari:1", "fulltext") in _hits(body["data"]["search_hadith"])
+    assert ("bukhari:1", "exact") in _hits(body["data"]["search_hadith"])  # accents and case folded
 
 
 async def test_collection_id_keeps_only_that_collection(client: httpx.AsyncClient) -> None:

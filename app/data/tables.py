@@ -4,6 +4,7 @@ Only the columns the API reads are declared. The schema is chosen by the connect
 """
 
 from sqlalchemy import Boolean, Column, Float, Integer, MetaData, Table, Text
+from sqlalchemy.dialects.postgresql import TSVECTOR
 
 metadata = MetaData()
 
@@ -58,7 +59,13 @@ hadith = Table(
     _int("seq_in_collection"),
     _text("text_ar"),
     _text("text_ar_normalized"),
+    _text("text_ar_stems"),
+    Column("text_ar_terms", TSVECTOR),
+    _int("matn_length"),
     _text("text_fr"),
+    _text("text_fr_normalized"),
+    Column("text_fr_terms", TSVECTOR),
+    Column("text_fr_words", TSVECTOR),
     _text("text_fr_edition_id"),
     _text("source_id"),
     _text("edition_id"),
@@ -84,6 +91,7 @@ narrator = Table(
     _int("generation"),
     _text("grade_tier"),
     _text("region"),
+    _text("region_key"),
     _int("birth_year_hijri"),
     _int("death_year_hijri"),
     _int("chain_node_count"),
@@ -101,6 +109,19 @@ narrator_name_variant = Table(
     _text("source_id"),
     _text("source_key"),
 )
+narrator_search_form = Table(
+    "narrator_search_form",
+    metadata,
+    _int("narrator_id"),
+    _text("form"),
+    _text("search_key"),
+    _text("skeleton"),
+    _text("script"),
+    Column("prior", Float),
+    _text("source_id"),
+    _text("source_key"),
+)
+search_term = Table("search_term", metadata, _text("language"), _text("term"), _int("doc_count"))
 narrator_legacy_field = Table(
     "narrator_legacy_field",
     metadata,

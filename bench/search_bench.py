@@ -1,0 +1,157 @@
+"""Times the search on the full database: p50 and p99 latency of each tier, and of whole requests.
+
+    python -m bench.search_bench [--queries eval/search_queries.jsonl] [--rounds 5]
+
+Uses ISNAD_DATABASE_URL, else the embedded PostgreSQL. Every query of the evaluation set is sent as a
+search_hadith / search_narrator request over HTTP to the app in process, one at a time, `rounds` times
+after a warm-up run. Each tier's statements are timed where the resolver runs them (app/data/search.py
+wrapped for the run): a tier that a request does not reach is not counted, a tier that runs and finds
+nothing is. The hadith fuzzy tier counts its vocabulary statement and its ranking statement.
+A script that prints figures, never a test.
+"""
+
+import argparse
+import asyncio
+import functools
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+from rich.console import Console
+from rich.table import Table
+
+from app.asgi import create_app
+from app.data import search
+from app.embedded import database_url
+from app.settings import Settings, load_settings
+from bench.search_eval import QUERIES, EvalQuery, read_queries
+
+DOCUMENTS = {
+    "search_hadith": "query ($query: String!, $query_language: String, $collection_id: Int) {"
+    " search_hadith(query: $query, query_language: $query_language, collection_id: $collection_id)"
+    " { results { hadith_id } } }",
+    "search_narrator": "query ($query: String!, $query_language: String, $filters: NarratorFilters) {"
+    " search_narrator(query: $query, query_language: $query_language, filters: $filters) { results { narrator_id } } }",
+}
+HADITH_TIERS = {
+    "hadith_by_citation": "reference",
+    "hadith_by_phrase": "exact",
+    "hadith_by_terms": "fulltext",
+    "fuzzy_words": "fuzzy",
+    "hadith_by_fuzzy_words": "fuzzy",
+}
+Timings = dict[str, list[tuple[float, str]]]  # name -> (seconds, query)
+
+
+def _hadith_tier(tier: str) -> Callable[..., str]:
+    return lambda *_: f"hadith {tier}"
+
+
+def _narrator_tier(_db: Any, tier: str, *_: Any) -> str:
+    return f"narrator {tier}"
+
+
+NAMERS = {**{name: _hadith_tier(tier) for name, tier in HADITH_TIERS.items()}, "narrators_by_name": _narrator_tier}
+
+
+class TierClock:
+    """Seconds spent in each tier's statements during the current request."""
+
+    def __init__(self) -> None:
+        self.spent: dict[str, float] = defaultdict(float)
+
+    def timed(self, name: Callable[..., str], function: Callable[..., Awaitable[Any]]) -> Callable[..., Any]:
+        @functools.wraps(function)
+        async def wrapper(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return await function(*args, **kwargs)
+            finally:
+                self.spent[name(*args)] += time.perf_counter() - started
+
+        return wrapper
+
+
+@contextmanager
+def clocked(clock: TierClock) -> Iterator[None]:
+    """app.data.search's tier functions, timed into `clock` while the block runs."""
+    originals = {name: getattr(search, name) for name in NAMERS}
+    for name, namer in NAMERS.items():
+        setattr(search, name, clock.timed(namer, originals[name]))
+    try:
+        yield
+    finally:
+        for name, function in originals.items():
+            setattr(search, name, function)
+
+
+async def _request(client: httpx.AsyncClient, query: EvalQuery) -> None:
+    variables = {"query": query.query, **query.arguments}
+    response = await client.post("/graphql", json={"query": DOCUMENTS[query.tool], "variables": variables})
+    if "errors" in response.json():
+        raise RuntimeError(f"{query.query!r}: {response.json()['errors']}")
+
+
+async def measure(settings: Settings, url: str, queries: Sequence[EvalQuery], rounds: int) -> tuple[Timings, Timings]:
+    tiers: Timings = defaultdict(list)
+    requests: Timings = defaultdict(list)
+    clock = TierClock()
+    app = create_app(settings, url)
+    try:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://bench") as client:
+            with clocked(clock):
+                for query in queries:
+                    await _request(client, query)  # warm-up: plans, caches
+                    for _ in range(rounds):
+                        clock.spent.clear()
+                        started = time.perf_counter()
+                        await _request(client, query)
+                        requests[query.tool].append((time.perf_counter() - started, query.query))
+                        for tier, seconds in clock.spent.items():
+                            tiers[tier].append((seconds, query.query))
+    finally:
+        await app.state.engine.dispose()
+    return tiers, requests
+
+
+def _percentile(values: list[float], percent: int) -> float:
+    if len(values) < 2:
+        return values[0] * 1000
+    return statistics.quantiles(values, n=100, method="inclusive")[percent - 1] * 1000
+
+
+def table(title: str, timings: Timings) -> Table:
+    out = Table(title=title)
+    for column in ("", "runs", "p50 ms", "p99 ms", "max ms", "slowest query"):
+        out.add_column(column, justify="right" if column.endswith("ms") or column == "runs" else "left")
+    for name in sorted(timings):
+        values = [seconds for seconds, _ in timings[name]]
+        slowest, query = max(timings[name])
+        p50, p99 = _percentile(values, 50), _percentile(values, 99)
+        out.add_row(name, str(len(values)), f"{p50:.1f}", f"{p99:.1f}", f"{slowest * 1000:.1f}", query[:40])
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--queries", type=Path, default=QUERIES)
+    parser.add_argument("--rounds", type=int, default=5)
+    options = parser.parse_args(argv)
+    settings = load_settings()
+    console = Console(width=None if sys.stdout.isatty() else 160)
+    queries = read_queries(options.queries)
+    with database_url(settings.database_url, settings.embedded_pgdata) as url:
+        tiers, requests = asyncio.run(measure(settings, url, queries, options.rounds))
+    console.print(table("search tiers, as the resolvers run them (statements of the tier)", tiers))
+    console.print(table("whole requests over HTTP (app in process)", requests))
+    console.print(f"{len(queries)} queries x {options.rounds} rounds, one at a time, after a warm-up run of each.")
+
+
+if __name__ == "__main__":
+    main()
