@@ -20,7 +20,7 @@ from app.errors import UpstreamUnavailable
 from app.settings import Settings
 
 FUZZY_NAME_THRESHOLD = 0.45  # pg_trgm similarity of a query and a narrator's name form
-FUZZY_HADITH_THRESHOLD = 0.6  # pg_trgm word_similarity of a query within a hadith's text
+NAME_WORD_SIMILARITY = 0.6  # pg_trgm word_similarity of a query within a name form (the `<%` pre-filter)
 # SQLSTATE classes that mean "the database cannot answer now", not "the query is wrong":
 # 08 connection exception, 53 insufficient resources, 57 operator intervention (57014 = timeout).
 UPSTREAM_SQLSTATE_CLASSES = ("08", "53", "57")
@@ -42,10 +42,9 @@ def create_engine(settings: Settings, url: str) -> AsyncEngine:
         "statement_timeout": str(settings.statement_timeout_ms),
         "search_path": f"{settings.db_schema}, public",
         "application_name": "isnad-graphql",
-        # pg_trgm's `%` operator then uses the same threshold as the name search's own filter, so the
-        # trigram index returns the candidates that will be kept, not thousands more.
-        "pg_trgm.similarity_threshold": str(FUZZY_NAME_THRESHOLD),
-        "pg_trgm.word_similarity_threshold": str(FUZZY_HADITH_THRESHOLD),
+        # The `<%` pre-filter of the narrator fuzzy tier uses this threshold, so the trigram index returns
+        # the candidates that can be kept, not thousands more.
+        "pg_trgm.word_similarity_threshold": str(NAME_WORD_SIMILARITY),
     }
     return create_async_engine(
         sqlalchemy_url(url),
@@ -129,7 +128,6 @@ class RequestDatabase:
         self._engine = engine
         self._connection: AsyncConnection | None = None
         self._lock = asyncio.Lock()
-        self.statements = 0
 
     async def fetch(self, statement: Executable | Bound) -> Sequence[RowMapping]:
         async with self._lock:
@@ -147,7 +145,6 @@ class RequestDatabase:
         first = self._connection is None
         if self._connection is None:
             self._connection = await self._engine.connect()
-        self.statements += 1
         try:
             return await _run(self._connection, statement)
         except sqlalchemy.exc.DBAPIError as error:

@@ -221,5 +221,3 @@ SOURCES: tuple[Source, ...] = (
         author="Ibn Daqiq al-'Id (d. 702 AH)",
     ),
 )
-
-SOURCE_IDS = frozenset(s.source_id for s in SOURCES)

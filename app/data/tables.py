@@ -3,7 +3,7 @@
 Only the columns the API reads are declared. The schema is chosen by the connection's search_path.
 """
 
-from sqlalchemy import Boolean, Column, Float, Integer, MetaData, Table, Text
+from sqlalchemy import Column, Float, Integer, MetaData, Table, Text
 from sqlalchemy.dialects.postgresql import TSVECTOR
 
 metadata = MetaData()
@@ -218,4 +218,3 @@ public_commentary_passage = Table(
     Column("alignment_confidence", Float),
     _text("source_key"),
 )
-dataset_file = Table("dataset_file", metadata, _text("path"), _text("source_id"), Column("derived", Boolean))
