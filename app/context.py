@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 from app.data.sources import SourceCatalog
 from app.database import RequestDatabase
-from app.dataloaders import Loaders, create_loaders
+from app.dataloaders import Loaders
 
 
 @dataclass(frozen=True)
@@ -15,4 +15,4 @@ class Context:
 
 
 def create_context(db: RequestDatabase, sources: SourceCatalog) -> Context:
-    return Context(db=db, loaders=create_loaders(db), sources=sources)
+    return Context(db=db, loaders=Loaders(db), sources=sources)

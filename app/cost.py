@@ -7,9 +7,13 @@ of IBM's cost specification / Shopify (an object costs 1, a scalar 0, a list mul
 holds). Depth and aliases are measured on the same walk. Fragments are measured once each and
 multiplied where they are spread, so the walk stays linear whatever the fragments repeat, and a
 fragment cycle is refused instead of followed.
+
+A measure depends on the document and on the values of the variables its limits read, nothing else:
+`MeasureCache` keeps it by those, so a persisted document is walked once per limit value it is sent
+with, not once per request.
 """
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,24 +93,6 @@ class Measure:
         return Measure(self.nodes * factor, self.cost * factor, self.depth, self.aliases)
 
 
-def _argument_value(node: ValueNode | None, variables: Mapping[str, Any]) -> Any:
-    if node is None or isinstance(node, NullValueNode):
-        return None
-    if isinstance(node, VariableNode):
-        return variables.get(node.name.value)
-    if isinstance(node, IntValueNode):
-        return int(node.value)
-    return None
-
-
-def _limit(field: FieldNode, bound: limits.ListBound, variables: Mapping[str, Any]) -> int:
-    argument = next((a for a in field.arguments or () if a.name.value == bound.argument), None)
-    value = _argument_value(argument.value if argument else None, variables)
-    if value is not None and not isinstance(value, int):
-        raise InvalidInput(f"{bound.argument} must be an integer.")
-    return bound.resolve(value)
-
-
 class _Walk:
     def __init__(
         self, schema: GraphQLSchema, fragments: Mapping[str, FragmentDefinitionNode], variables: Mapping[str, Any]
@@ -116,6 +102,24 @@ class _Walk:
         self.variables = variables
         self.measured: dict[tuple[str, Sized], Measure] = {}
         self.open: set[str] = set()
+        self.read: set[str] = set()  # the variables the measure depends on
+
+    def argument_value(self, node: ValueNode | None) -> Any:
+        if node is None or isinstance(node, NullValueNode):
+            return None
+        if isinstance(node, VariableNode):
+            self.read.add(node.name.value)
+            return self.variables.get(node.name.value)
+        if isinstance(node, IntValueNode):
+            return int(node.value)
+        return None
+
+    def limit(self, field: FieldNode, bound: limits.ListBound) -> int:
+        argument = next((a for a in field.arguments or () if a.name.value == bound.argument), None)
+        value = self.argument_value(argument.value if argument else None)
+        if value is not None and not isinstance(value, int):
+            raise InvalidInput(f"{bound.argument} must be an integer.")
+        return bound.resolve(value)
 
     def selection(self, parent: GraphQLObjectType, selections: SelectionSetNode | None, sized: Sized) -> Measure:
         total = Measure()
@@ -178,10 +182,24 @@ class _Walk:
         children: Sized = frozenset()
         if key in BOUNDED:
             bound, lists = BOUNDED[key]
-            limit = _limit(node, bound, self.variables)
+            limit = self.limit(node, bound)
             size = limit if is_list else size
             children = frozenset((name, limit) for name in lists)
         return size, is_list, named, children
+
+
+def _walk(
+    schema: GraphQLSchema,
+    operation: OperationDefinitionNode,
+    fragments: Mapping[str, FragmentDefinitionNode],
+    coerced: Mapping[str, Any],
+) -> tuple[Measure, tuple[str, ...]]:
+    """The operation's measure and the names of the variables it read."""
+    root = schema.query_type
+    if root is None:
+        raise QueryRejected("The schema has no query type.")
+    walk = _Walk(schema, fragments, coerced)
+    return walk.selection(root, operation.selection_set, frozenset()), tuple(sorted(walk.read))
 
 
 def measure(
@@ -192,11 +210,46 @@ def measure(
 ) -> Measure:
     """The operation's measure, its variables coerced (defaults included) as execution will see them;
     raises the contract's error for a bad variable or limit, or a fragment cycle."""
-    root = schema.query_type
-    if root is None:
-        raise QueryRejected("The schema has no query type.")
-    walk = _Walk(schema, fragments, coerce_variables(schema, operation, variables))
-    return walk.selection(root, operation.selection_set, frozenset())
+    return _walk(schema, operation, fragments, coerce_variables(schema, operation, variables))[0]
+
+
+class MeasureCache:
+    """Measures by operation and by the values of the variables they read (coerced `Int` limits).
+
+    An operation is measured in full the first time it comes with given limit values; a walk that raises
+    (a limit over its bound, a fragment cycle) is never kept, so it raises again every time."""
+
+    MAX_ENTRIES = 10_000
+
+    def __init__(self, schema: GraphQLSchema) -> None:
+        self.schema = schema
+        self._reads: dict[Hashable, tuple[str, ...]] = {}
+        self._found: dict[tuple[Hashable, tuple[Any, ...]], Measure] = {}
+
+    def measure(
+        self,
+        key: Hashable,
+        operation: OperationDefinitionNode,
+        fragments: Mapping[str, FragmentDefinitionNode],
+        coerced: Mapping[str, Any],
+    ) -> Measure:
+        """The measure of `operation` (known to the cache as `key`) with these coerced variables."""
+        reads = self._reads.get(key)
+        if reads is not None:
+            found = self._found.get((key, _values(reads, coerced)))
+            if found is not None:
+                return found
+        found, reads = _walk(self.schema, operation, fragments, coerced)
+        if len(self._found) >= self.MAX_ENTRIES:
+            self._found.clear()
+            self._reads.clear()
+        self._reads[key] = reads
+        self._found[(key, _values(reads, coerced))] = found
+        return found
+
+
+def _values(names: tuple[str, ...], coerced: Mapping[str, Any]) -> tuple[Any, ...]:
+    return tuple(coerced.get(name) for name in names)
 
 
 def coerce_variables(

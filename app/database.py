@@ -1,18 +1,22 @@
 """The API's engine and its per-request connection: READ ONLY transactions with a statement timeout.
 
 A request runs its statements on one pooled connection, taken on its first statement and given
-back when the request ends. Failures of the database itself (down, timeout, pool exhausted)
-become UPSTREAM_UNAVAILABLE; the pool drops broken connections, so the API recovers by itself
-when the database is back.
+back when the request ends; each statement is its own READ ONLY transaction (the session's default).
+Failures of the database itself (down, timeout, pool exhausted) become UPSTREAM_UNAVAILABLE; the pool
+drops broken connections, so the API recovers by itself when the database is back.
 """
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+import logging
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, cast
 
+import asyncpg
+import orjson
 import sqlalchemy.exc
-from sqlalchemy import ClauseElement, Dialect, Executable, RowMapping
+from sqlalchemy import ClauseElement, Dialect, Executable
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.sql.compiler import SQLCompiler
 
@@ -26,6 +30,7 @@ NAME_WORD_SIMILARITY = 0.6  # pg_trgm word_similarity of a query within a name f
 UPSTREAM_SQLSTATE_CLASSES = ("08", "53", "57")
 CONNECT_TIMEOUT_S = 3.0
 POOL_TIMEOUT_S = 2.0
+SQL_LOG = logging.getLogger("isnad_graphql.sql")  # every statement, at DEBUG
 
 
 def sqlalchemy_url(url: str) -> str:
@@ -48,6 +53,8 @@ def create_engine(settings: Settings, url: str) -> AsyncEngine:
     }
     return create_async_engine(
         sqlalchemy_url(url),
+        isolation_level="AUTOCOMMIT",  # each statement its own READ ONLY transaction: no BEGIN, no ROLLBACK
+        json_deserializer=orjson.loads,
         pool_size=settings.pool_size,
         max_overflow=0,
         pool_timeout=POOL_TIMEOUT_S,
@@ -59,7 +66,20 @@ def _is_upstream(error: BaseException) -> bool:
     if isinstance(error, sqlalchemy.exc.DBAPIError):
         sqlstate = getattr(error.orig, "sqlstate", None) or ""
         return error.connection_invalidated or sqlstate[:2] in UPSTREAM_SQLSTATE_CLASSES or not sqlstate
-    return isinstance(error, OSError | TimeoutError | sqlalchemy.exc.TimeoutError | sqlalchemy.exc.InterfaceError)
+    if isinstance(error, asyncpg.PostgresError):
+        sqlstate = error.sqlstate or ""
+        return sqlstate[:2] in UPSTREAM_SQLSTATE_CLASSES
+    return isinstance(
+        error,
+        OSError | TimeoutError | asyncpg.InterfaceError | sqlalchemy.exc.TimeoutError | sqlalchemy.exc.InterfaceError,
+    )
+
+
+def _is_disconnect(error: BaseException) -> bool:
+    """The connection itself is gone (the server restarted or dropped it), whatever ran on it."""
+    if isinstance(error, sqlalchemy.exc.DBAPIError):
+        return error.connection_invalidated
+    return isinstance(error, asyncpg.PostgresConnectionError | asyncpg.InterfaceError | ConnectionError)
 
 
 @dataclass(frozen=True)
@@ -117,45 +137,67 @@ class Bound:
     params: Mapping[str, Any]
 
 
+class Row(Protocol):
+    """A result row read by column name: asyncpg's Record, or SQLAlchemy's RowMapping."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+    def keys(self) -> Iterable[str]: ...
+
+    def values(self) -> Iterable[Any]: ...
+
+
 class RequestDatabase:
     """One request's access to the database: its statements run one at a time on one connection.
 
-    `fetch(statement)` compiles a statement built per request through SQLAlchemy (and its cache);
-    `fetch(Bound(statement, params))` runs a module-level statement compiled once.
+    `fetch(Bound(statement, params))` runs a module-level statement compiled once, on the driver's
+    connection itself; `fetch(statement)` runs a statement built per request through SQLAlchemy (and its
+    compiled cache). Each statement is its own implicit transaction, READ ONLY by the session's default,
+    with the session's statement timeout: no BEGIN and ROLLBACK round trips around a request.
     """
 
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
         self._connection: AsyncConnection | None = None
         self._lock = asyncio.Lock()
+        self.statements = 0  # how many the request ran
+        self.seconds = 0.0  # how long they took, as the API saw it
 
-    async def fetch(self, statement: Executable | Bound) -> Sequence[RowMapping]:
+    async def fetch(self, statement: Executable | Bound) -> Sequence[Row]:
         async with self._lock:
+            started = time.perf_counter()
             try:
                 return await self._execute(statement)
             except Exception as error:
                 if _is_upstream(error):
                     raise UpstreamUnavailable() from error
                 raise
+            finally:
+                self.statements += 1
+                self.seconds += time.perf_counter() - started
 
-    async def _execute(self, statement: Executable | Bound) -> Sequence[RowMapping]:
+    async def _execute(self, statement: Executable | Bound) -> Sequence[Row]:
         """Run on the request's connection. A pooled connection that the server dropped while it sat idle
         (a restart) fails at its first statement: that one is retried once on a fresh connection, which is
-        safe, as nothing has run in the request's read-only transaction yet."""
+        safe, as the request has read nothing yet."""
         first = self._connection is None
-        if self._connection is None:
-            self._connection = await self._engine.connect()
+        connection = self._connection or await self._connect()
         try:
-            return await _run(self._connection, statement)
-        except sqlalchemy.exc.DBAPIError as error:
-            if not (first and error.connection_invalidated):
+            return await _run(connection, statement)
+        except Exception as error:
+            if not (first and _is_disconnect(error)):
                 raise
-        await self.close()
+            await connection.invalidate()
+            await self._engine.dispose()  # the pool's other idle connections died with this one
+        self._connection = None
+        return await _run(await self._connect(), statement)
+
+    async def _connect(self) -> AsyncConnection:
         self._connection = await self._engine.connect()
-        return await _run(self._connection, statement)
+        return self._connection
 
     async def close(self) -> None:
-        """Give the connection back (its read-only transaction is rolled back)."""
+        """Give the connection back to the pool."""
         if self._connection is not None:
             connection, self._connection = self._connection, None
             try:
@@ -165,12 +207,21 @@ class RequestDatabase:
                     raise
 
 
-async def _run(connection: AsyncConnection, statement: Executable | Bound) -> Sequence[RowMapping]:
+def _driver(connection: AsyncConnection) -> asyncpg.Connection:
+    """The asyncpg connection under a checked-out connection (no await: it is already established)."""
+    return cast(asyncpg.Connection, connection.sync_connection.connection.driver_connection)  # type: ignore[union-attr]
+
+
+async def _run(connection: AsyncConnection, statement: Executable | Bound) -> Sequence[Row]:
+    logged = SQL_LOG.isEnabledFor(logging.DEBUG)
     if isinstance(statement, Bound):
         plan = _compiled_once(statement.statement, connection.dialect)
-        result = await connection.exec_driver_sql(plan.sql, plan.arguments(statement.params))
-    else:
-        result = await connection.execute(statement)
+        if logged:
+            SQL_LOG.debug("%s", plan.sql)
+        return cast(Sequence[Row], await _driver(connection).fetch(plan.sql, *plan.arguments(statement.params)))
+    if logged:
+        SQL_LOG.debug("%s", cast(ClauseElement, statement).compile(dialect=connection.dialect))
+    result = await connection.execute(statement)
     return result.mappings().all()
 
 

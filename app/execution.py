@@ -12,8 +12,8 @@ from graphql import GraphQLError, GraphQLSchema, execute
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.compiled import NotCompiled, Plan, compile_operation
-from app.context import create_context
-from app.cost import CostLimits, Measure, check, coerce_variables, measure
+from app.context import Context, create_context
+from app.cost import CostLimits, Measure, MeasureCache, check, coerce_variables
 from app.data.sources import SourceCatalog
 from app.database import RequestDatabase
 from app.documents import Prepared
@@ -23,10 +23,22 @@ logger = logging.getLogger("isnad_graphql")
 
 
 @dataclass(frozen=True)
+class Admitted:
+    """An operation allowed to run: its variables as sent and as coerced, and its measure."""
+
+    operation_name: str | None
+    variables: Mapping[str, Any]
+    coerced: Mapping[str, Any]
+    cost: Measure
+
+
+@dataclass(frozen=True)
 class Outcome:
     data: dict[str, Any] | None
     errors: list[GraphQLError]
     cost: Measure
+    statements: int  # SQL statements run
+    sql_seconds: float  # and the time they took, as the API saw it
 
 
 class Executor:
@@ -36,6 +48,7 @@ class Executor:
         self.sources = sources
         self.allowed = allowed
         self.plans: dict[str, Plan] = {}  # compiled persisted documents, by text
+        self.measures = MeasureCache(schema)
 
     def compile(self, schema: strawberry.Schema, prepared: Prepared) -> None:
         """Give the document a compiled plan, when its shape allows one."""
@@ -44,53 +57,46 @@ class Executor:
         except NotCompiled:
             logger.info("not compiled: %s", prepared.text[:60])
 
-    def measure(self, prepared: Prepared, operation_name: str | None, variables: Mapping[str, Any]) -> Measure:
-        """The operation's cost; raises an error of the closed set when it may not run."""
+    def admit(self, prepared: Prepared, operation_name: str | None, variables: Mapping[str, Any]) -> Admitted:
+        """The operation with its coerced variables and cost; raises an error of the closed set when it
+        may not run."""
         operation = prepared.operation(operation_name)
-        found = measure(self.schema, operation, prepared.fragments, variables)
+        coerced = coerce_variables(self.schema, operation, variables)
+        found = self.measures.measure((prepared.text, operation_name), operation, prepared.fragments, coerced)
         check(found, self.allowed)
-        return found
+        return Admitted(operation_name, variables, coerced, found)
 
-    async def run(
-        self, prepared: Prepared, operation_name: str | None, variables: Mapping[str, Any], cost: Measure
-    ) -> Outcome:
-        plan = self.plans.get(prepared.text)
-        if plan is not None:
-            data = await self._run_plan(plan, prepared, operation_name, variables)
-            if data is not None:
-                return Outcome(data, [], cost)
-        return await self._execute(prepared, operation_name, variables, cost)
-
-    async def _run_plan(
-        self, plan: Plan, prepared: Prepared, operation_name: str | None, variables: Mapping[str, Any]
-    ) -> dict[str, Any] | None:
-        """The plan's answer, or None when normal execution must give it (an error, an unexpected null)."""
-        coerced = coerce_variables(self.schema, prepared.operation(operation_name), variables)
-        context = create_context(RequestDatabase(self.engine), self.sources)
+    async def run(self, prepared: Prepared, admitted: Admitted) -> Outcome:
+        db = RequestDatabase(self.engine)
         try:
-            return await plan.run(context, coerced)
+            plan = self.plans.get(prepared.text)
+            if plan is not None:
+                data = await self._run_plan(plan, create_context(db, self.sources), admitted)
+                if data is not None:
+                    return Outcome(data, [], admitted.cost, db.statements, db.seconds)
+            return await self._execute(prepared, create_context(db, self.sources), admitted)
+        finally:
+            await db.close()
+
+    async def _run_plan(self, plan: Plan, context: Context, admitted: Admitted) -> dict[str, Any] | None:
+        """The plan's answer, or None when normal execution must give it (an error, an unexpected null)."""
+        try:
+            return await plan.run(context, admitted.coerced)
         except Exception:
             return None
-        finally:
-            await context.db.close()
 
-    async def _execute(
-        self, prepared: Prepared, operation_name: str | None, variables: Mapping[str, Any], cost: Measure
-    ) -> Outcome:
-        context = create_context(RequestDatabase(self.engine), self.sources)
-        try:
-            result = execute(
-                self.schema,
-                prepared.valid_document,
-                context_value=context,
-                variable_values=dict(variables),
-                operation_name=operation_name,
-            )
-            if inspect.isawaitable(result):
-                result = await result
-        finally:
-            await context.db.close()
-        return Outcome(result.data, [_closed(error) for error in result.errors or ()], cost)
+    async def _execute(self, prepared: Prepared, context: Context, admitted: Admitted) -> Outcome:
+        result = execute(
+            self.schema,
+            prepared.valid_document,
+            context_value=context,
+            variable_values=dict(admitted.variables),
+            operation_name=admitted.operation_name,
+        )
+        if inspect.isawaitable(result):
+            result = await result
+        errors = [_closed(error) for error in result.errors or ()]
+        return Outcome(result.data, errors, admitted.cost, context.db.statements, context.db.seconds)
 
 
 def _closed(error: GraphQLError) -> GraphQLError:

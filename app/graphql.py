@@ -187,8 +187,8 @@ class GraphQLEndpoint:
     async def execute(self, request: Request, prepared: Prepared, params: Params) -> Outcome:
         if request.method == "GET" and not only_queries(prepared, params.operation_name):
             raise HttpRefusal(405, "Only queries may be sent over GET.")
-        cost = self.executor.measure(prepared, params.operation_name, params.variables)
-        return await self.executor.run(prepared, params.operation_name, params.variables, cost)
+        admitted = self.executor.admit(prepared, params.operation_name, params.variables)
+        return await self.executor.run(prepared, admitted)
 
     def cost_extension(self, cost: Measure | None) -> dict[str, Any]:
         allowed = self.executor.allowed
@@ -207,10 +207,16 @@ class GraphQLEndpoint:
             body["errors"] = [error.formatted for error in outcome.errors]
         body["extensions"] = self.cost_extension(outcome.cost)
         response = _json(body, 200, modern)
+        response.headers["server-timing"] = server_timing(outcome)
         if cacheable and not outcome.errors:
             response.headers["cache-control"] = f"public, max-age={self.cache_seconds}"
             response.headers["vary"] = f"accept, {API_KEY_HEADER}"
         return response
+
+
+def server_timing(outcome: Outcome) -> str:
+    """The request's SQL, for browsers' developer tools and benchmarks: how many statements, how long."""
+    return f'sql;dur={outcome.sql_seconds * 1000:.2f};desc="{outcome.statements} statements"'
 
 
 def _json(body: dict[str, Any], status: int, modern: bool) -> Response:

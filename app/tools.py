@@ -16,7 +16,7 @@ from starlette.responses import Response
 from app.documents import DocumentRejected, Documents
 from app.errors import ApiError, ErrorCode, InvalidInput, QueryRejected
 from app.execution import Executor
-from app.graphql import HttpRefusal, read_body
+from app.graphql import HttpRefusal, read_body, server_timing
 from app.persisted import PersistedOperation
 from schema.contract import TOOLS, input_schema, output_schema
 
@@ -101,8 +101,7 @@ class Tools:
 
     async def _run(self, name: str, arguments: dict[str, Any]) -> Response:
         prepared = self.documents.prepare(self.operations[name].body)
-        cost = self.executor.measure(prepared, name, arguments)
-        outcome = await self.executor.run(prepared, name, arguments, cost)
+        outcome = await self.executor.run(prepared, self.executor.admit(prepared, name, arguments))
         if outcome.errors:
             extensions = outcome.errors[0].extensions or {}
             return _error(
@@ -110,4 +109,5 @@ class Tools:
             )
         if outcome.data is None:
             raise QueryRejected("The tool returned nothing.")
-        return Response(orjson.dumps(outcome.data[name]), media_type="application/json")
+        headers = {"server-timing": server_timing(outcome)}
+        return Response(orjson.dumps(outcome.data[name]), media_type="application/json", headers=headers)

@@ -1,19 +1,20 @@
 """A real PostgreSQL, seeded once per session by the real importer from a real subset of the data."""
 
 import io
+import logging
 import os
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import httpx
 import pytest
 from rich.console import Console
-from sqlalchemy import event
 from starlette.applications import Starlette
 
 from app.asgi import create_app
+from app.database import SQL_LOG
 from app.embedded import embedded_server
 from app.settings import Settings, load_settings
 from ingest.run import ImportReport, run_import
@@ -61,31 +62,45 @@ def api_settings(database_url: str, **overrides: object) -> Settings:
 
 @dataclass
 class Served:
-    """An app of a test's own, a client on it, and every SQL statement its engine sends."""
+    """An app of a test's own, a client on it, and every SQL statement sent while it serves."""
 
     app: Starlette
     client: httpx.AsyncClient
     statements: list[str]
 
 
-def _recording(app: Starlette, seen: list[str]) -> Callable[..., None]:
-    def record(conn: object, cursor: object, statement: str, *args: object) -> None:
-        seen.append(statement)
+class _Recorder(logging.Handler):
+    def __init__(self, seen: list[str]) -> None:
+        super().__init__(logging.DEBUG)
+        self.seen = seen
 
-    event.listen(app.state.engine.sync_engine, "before_cursor_execute", record)
-    return record
+    def emit(self, record: logging.LogRecord) -> None:
+        self.seen.append(record.getMessage())
+
+
+@contextmanager
+def recording() -> Iterator[list[str]]:
+    """Every SQL statement the API sends meanwhile (its `isnad_graphql.sql` log, at DEBUG)."""
+    seen: list[str] = []
+    handler, level = _Recorder(seen), SQL_LOG.level
+    SQL_LOG.addHandler(handler)
+    SQL_LOG.setLevel(logging.DEBUG)
+    try:
+        yield seen
+    finally:
+        SQL_LOG.removeHandler(handler)
+        SQL_LOG.setLevel(level)
 
 
 @asynccontextmanager
 async def serving(settings: Settings, url: str) -> AsyncIterator[Served]:
     """A second app with these settings over `url`; its engine is disposed at the end."""
     application = create_app(settings, url)
-    seen: list[str] = []
-    _recording(application, seen)
     try:
         transport = httpx.ASGITransport(app=application)
-        async with httpx.AsyncClient(transport=transport, base_url="http://isnad.test") as http:
-            yield Served(application, http, seen)
+        with recording() as seen:
+            async with httpx.AsyncClient(transport=transport, base_url="http://isnad.test") as http:
+                yield Served(application, http, seen)
     finally:
         await application.state.engine.dispose()
 
@@ -106,9 +121,7 @@ async def client(app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
 
 
 @pytest.fixture
-def statements(app: Starlette) -> Iterator[list[str]]:
-    """Every SQL statement the app sends while the test runs."""
-    seen: list[str] = []
-    record = _recording(app, seen)
-    yield seen
-    event.remove(app.state.engine.sync_engine, "before_cursor_execute", record)
+def statements() -> Iterator[list[str]]:
+    """Every SQL statement the API sends while the test runs."""
+    with recording() as seen:
+        yield seen

@@ -7,8 +7,11 @@ import orjson
 import pytest
 from starlette.applications import Starlette
 
-from app.documents import Documents
-from app.execution import Executor
+from app.compiled import Plan
+from app.context import create_context
+from app.database import RequestDatabase
+from app.documents import Documents, Prepared
+from app.execution import Admitted, Executor, Outcome
 from app.persisted import DEFAULT_DIR, read_documents
 from tests.graphql_client import rows
 
@@ -43,9 +46,22 @@ async def test_a_compiled_tool_answers_byte_for_byte_as_graphql_core(
     cases = await _arguments(database_url, tool)
     assert len(cases) >= 20
     for variables in cases:
-        cost = executor.measure(prepared, None, variables)
-        compiled = await executor._run_plan(plan, prepared, None, variables)
-        executed = await executor._execute(prepared, None, variables, cost)
+        admitted = executor.admit(prepared, None, variables)
+        compiled, executed = await _both_ways(executor, plan, prepared, admitted)
         assert executed.errors == [], (variables, executed.errors)
         assert compiled is not None, variables
         assert orjson.dumps(compiled) == orjson.dumps(executed.data), variables
+
+
+async def _both_ways(
+    executor: Executor, plan: Plan, prepared: Prepared, admitted: Admitted
+) -> tuple[dict[str, Any] | None, Outcome]:
+    """The plan's answer and graphql-core's, each on a request connection of its own."""
+    compiled_db, executed_db = RequestDatabase(executor.engine), RequestDatabase(executor.engine)
+    try:
+        compiled = await executor._run_plan(plan, create_context(compiled_db, executor.sources), admitted)
+        executed = await executor._execute(prepared, create_context(executed_db, executor.sources), admitted)
+    finally:
+        await compiled_db.close()
+        await executed_db.close()
+    return compiled, executed

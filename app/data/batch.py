@@ -9,13 +9,13 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import BindParameter, ColumnElement, Integer, RowMapping, Select, any_, bindparam, func, select
+from sqlalchemy import BindParameter, ColumnElement, Integer, Select, any_, bindparam, func, select
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.sql.elements import KeyedColumnElement
 from sqlalchemy.types import TypeEngine
 
 from app.data.records import Page
-from app.database import Bound, RequestDatabase
+from app.database import Bound, RequestDatabase, Row
 
 RANK = "rank_in_key"
 KEYS = "keys"
@@ -79,7 +79,7 @@ class PageQuery(Generic[V]):
 
     statement: Select[Any]
     key: str
-    to_record: Callable[[RowMapping], V]
+    to_record: Callable[[Row], V]
 
     @classmethod
     def of(
@@ -88,7 +88,7 @@ class PageQuery(Generic[V]):
         *,
         key: KeyedColumnElement[Any],
         order: Sequence[ColumnElement[Any]],
-        to_record: Callable[[RowMapping], V],
+        to_record: Callable[[Row], V],
     ) -> "PageQuery[V]":
         """`statement` where `key = any(:keys)`, ranked by `order` within each key."""
         return cls(ranked(statement.where(any_key(key)), [key], order), key.key, to_record)

@@ -4,7 +4,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import RowMapping, Select, func, literal_column, select
+from sqlalchemy import Select, func, literal_column, select
 from sqlalchemy.dialects.postgresql import aggregate_order_by
 
 from app.data import tables as t
@@ -20,7 +20,7 @@ from app.data.records import (
     PassageRecord,
     SourceKey,
 )
-from app.database import Bound, RequestDatabase
+from app.database import Bound, RequestDatabase, Row
 
 BoundedKey = tuple[int, int]  # (id, limit)
 
@@ -79,7 +79,7 @@ def _hadith_by_id() -> Select[Any]:
 HADITH_BY_ID = _hadith_by_id()
 
 
-def _source_keys(row: RowMapping) -> tuple[SourceKey, ...]:
+def _source_keys(row: Row) -> tuple[SourceKey, ...]:
     """The hadith's own record first, then each other record it came from, once each."""
     raw = row["sources"]
     entries = json.loads(raw) if isinstance(raw, str) else raw
@@ -91,7 +91,7 @@ def _source_keys(row: RowMapping) -> tuple[SourceKey, ...]:
     return tuple(unique.values())
 
 
-def _hadith(row: RowMapping) -> HadithRecord:
+def _hadith(row: Row) -> HadithRecord:
     book = None
     if row["book_id"] is not None:
         book = BookRecord(
@@ -121,7 +121,7 @@ async def hadith_by_id(db: RequestDatabase, ids: Sequence[int]) -> list[HadithRe
     return in_key_order(ids, {row["hadith_id"]: _hadith(row) for row in rows})
 
 
-def _chain(row: RowMapping) -> ChainRecord:
+def _chain(row: Row) -> ChainRecord:
     return ChainRecord(
         row["chain_id"],
         row["hadith_id"],
@@ -143,7 +143,7 @@ async def chains_by_hadith_id(db: RequestDatabase, keys: Sequence[BoundedKey]) -
     return await CHAINS_BY_HADITH_ID.fetch(db, keys)
 
 
-def _node(row: RowMapping) -> NodeRecord:
+def _node(row: Row) -> NodeRecord:
     return NodeRecord(
         node_id=row["node_id"],
         chain_id=row["chain_id"],
@@ -172,7 +172,7 @@ async def nodes_by_chain_id(db: RequestDatabase, ids: Sequence[int]) -> list[lis
     return [nodes.get(chain, []) for chain in ids]
 
 
-def _passage(row: RowMapping) -> PassageRecord:
+def _passage(row: Row) -> PassageRecord:
     return PassageRecord(
         passage_id=row["passage_id"],
         hadith_id=row["hadith_id"],

@@ -3,7 +3,7 @@
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import CTE, Integer, RowMapping, Select, Subquery, and_, func, literal, or_, select
+from sqlalchemy import CTE, Integer, Select, Subquery, and_, func, literal, or_, select
 from sqlalchemy.orm import aliased
 
 from app.data import tables as t
@@ -33,7 +33,7 @@ from app.data.records import (
     RelationRecord,
     VariantRecord,
 )
-from app.database import Bound, RequestDatabase
+from app.database import Bound, RequestDatabase, Row
 
 BoundedKey = tuple[int, int]  # (narrator id, limit)
 PageKey = tuple[int, int, int]  # (narrator id, page, limit)
@@ -45,7 +45,7 @@ STATUS_ORDER = {"attested": 0, "probable": 1, "ambiguous": 2, "unresolved": 3}
 LINK_ORDER = {"LINKED": 0, "AMBIGUOUS": 1, "CONFLICTED": 2}
 
 
-def narrator_record(row: RowMapping) -> NarratorRecord:
+def narrator_record(row: Row) -> NarratorRecord:
     return NarratorRecord(
         narrator_id=row["narrator_id"],
         name_ar=row["name_ar"],
@@ -71,7 +71,7 @@ async def narrator_by_id(db: RequestDatabase, ids: Sequence[int]) -> list[Narrat
     return in_key_order(ids, {row["narrator_id"]: narrator_record(row) for row in rows})
 
 
-def _variant(row: RowMapping) -> VariantRecord:
+def _variant(row: Row) -> VariantRecord:
     return VariantRecord(
         row["narrator_id"], row["form"], row["script"], row["kind"], row["source_id"], row["source_key"]
     )
@@ -106,7 +106,7 @@ async def legacy_fields_by_narrator_id(db: RequestDatabase, ids: Sequence[int]) 
     return [fields.get(narrator, []) for narrator in ids]
 
 
-def _notice_link(row: RowMapping) -> NoticeLinkRecord:
+def _notice_link(row: Row) -> NoticeLinkRecord:
     return NoticeLinkRecord(
         narrator_id=row["narrator_id"],
         notice_id=row["notice_id"],
@@ -227,7 +227,7 @@ def _occurrences_by_narrator_id() -> Select[Any]:
 OCCURRENCES_BY_NARRATOR_ID = _occurrences_by_narrator_id()
 
 
-def _occurrence(row: RowMapping) -> OccurrenceRecord:
+def _occurrence(row: Row) -> OccurrenceRecord:
     return OccurrenceRecord(**{name: row[name] for name in OccurrenceRecord.__slots__})
 
 
@@ -292,7 +292,7 @@ async def hadith_ids_by_narrator_id(db: RequestDatabase, keys: Sequence[BoundedK
     return await HADITH_IDS_BY_NARRATOR_ID.fetch(db, keys)
 
 
-def _relation(row: RowMapping) -> RelationRecord:
+def _relation(row: Row) -> RelationRecord:
     return RelationRecord(
         row["relation_id"],
         row["teacher_id"],
@@ -372,7 +372,7 @@ def _observations_by_pair() -> Select[Any]:
 OBSERVATIONS_BY_PAIR = _observations_by_pair()
 
 
-def _node_from(row: RowMapping, prefix: str) -> NodeRecord:
+def _node_from(row: Row, prefix: str) -> NodeRecord:
     return NodeRecord(**{name: row[f"{prefix}_{name}"] for name in NodeRecord.__slots__})
 
 

@@ -30,7 +30,6 @@ from sqlalchemy import (
     ColumnElement,
     Float,
     Integer,
-    RowMapping,
     Select,
     Text,
     and_,
@@ -50,7 +49,7 @@ from app.data import tables as t
 from app.data.batch import any_of
 from app.data.narrators import narrator_record
 from app.data.records import HadithHitRecord, NarratorHitRecord
-from app.database import FUZZY_NAME_THRESHOLD, RequestDatabase
+from app.database import FUZZY_NAME_THRESHOLD, RequestDatabase, Row
 
 # hadith
 CANDIDATES = 1000  # hadith an exact or fulltext statement reads at most before ranking them
@@ -142,7 +141,7 @@ def _ranked(score: ColumnElement[Any], condition: ColumnElement[bool], scope: Ha
     return statement.order_by(statement.selected_columns.score.desc(), h.c.hadith_id).limit(scope.most)
 
 
-def _hit(row: RowMapping) -> HadithHitRecord:
+def _hit(row: Row) -> HadithHitRecord:
     return HadithHitRecord(
         hadith_id=row["hadith_id"],
         canonical_reference=row["canonical_reference"],
