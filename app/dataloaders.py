@@ -35,18 +35,12 @@ class Loaders:
 
     hadith_by_id = _Loader(hadith.hadith_by_id)
     chains_by_hadith_id = _Loader(hadith.chains_by_hadith_id)
-    nodes_by_chain_id = _Loader(hadith.nodes_by_chain_id)
     passages_by_hadith_id = _Loader(hadith.passages_by_hadith_id)
     narrator_by_id = _Loader(narrators.narrator_by_id)
-    variants_by_narrator_id = _Loader(narrators.variants_by_narrator_id)
-    legacy_fields_by_narrator_id = _Loader(narrators.legacy_fields_by_narrator_id)
-    notice_links_by_narrator_id = _Loader(narrators.notice_links_by_narrator_id)
-    assertions_by_narrator_id = _Loader(narrators.assertions_by_narrator_id)
-    occurrences_by_narrator_id = _Loader(narrators.occurrences_by_narrator_id)
-    occurrence_counts_by_narrator_id = _Loader(narrators.occurrence_counts_by_narrator_id)
+    profile_by_narrator_id = _Loader(narrators.profile_by_narrator_id)
+    occurrence_page_by_narrator_id = _Loader(narrators.occurrence_page_by_narrator_id)
     hadith_ids_by_narrator_id = _Loader(narrators.hadith_ids_by_narrator_id)
-    relations_by_pair = _Loader(narrators.relations_by_pair)
-    observations_by_pair = _Loader(narrators.observations_by_pair)
+    pair_by_narrator_ids = _Loader(narrators.pair_by_narrator_ids)
 
     def __init__(self, db: RequestDatabase) -> None:
         self.db = db

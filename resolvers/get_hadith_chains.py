@@ -1,6 +1,6 @@
 """get_hadith_chains: the observed chains of a hadith, each node keeping its own resolution status."""
 
-from app.data.records import ChainRecord, HadithRecord, NodeRecord
+from app.data.records import ChainRecord, HadithChainsRecord, NodeRecord
 from app.errors import NotFound
 from app.limits import HADITH_CHAINS
 from resolvers.arguments import require_id
@@ -24,13 +24,13 @@ def _node(node: NodeRecord) -> ChainNode:
     )
 
 
-def _chain(chain: ChainRecord, nodes: list[NodeRecord], hadith: HadithRecord, sources: Sources) -> Chain:
+def _chain(chain: ChainRecord, hadith: HadithChainsRecord, sources: Sources) -> Chain:
     """A dataset chain is a fact of the dataset; a chain read from the text by the importer is not."""
-    text = hadith.sources[0]
+    text = hadith.text
     return Chain(
         chain_id=chain.chain_id,
         chain_number=chain.chain_number,
-        nodes=[_node(node) for node in nodes],
+        nodes=[_node(node) for node in chain.nodes],
         evidence_status=EvidenceStatus.fact if chain.origin == DATASET else EvidenceStatus.insufficient_evidence,
         provenance=[
             provenance(sources, chain.chain_id, ObjectType.chain, chain.source_id, source_key=chain.source_key),
@@ -47,26 +47,15 @@ def _chain(chain: ChainRecord, nodes: list[NodeRecord], hadith: HadithRecord, so
     )
 
 
-async def _hadith(info: Info, hadith_id: int) -> HadithRecord:
-    record = await info.context.loaders.hadith_by_id.load(hadith_id)
-    if record is None:
-        raise NotFound("No hadith has this id.")
-    return record
-
-
 async def chains_of_hadith(info: Info, hadith_id: int, limit: int | None) -> HadithChains:
-    bound = HADITH_CHAINS.resolve(limit)
-    loaders = info.context.loaders
-    hadith = await _hadith(info, hadith_id)
-    page = await loaders.chains_by_hadith_id.load((hadith_id, bound))
-    nodes = await loaders.nodes_by_chain_id.load_many([chain.chain_id for chain in page.items])
+    found = await info.context.loaders.chains_by_hadith_id.load((hadith_id, HADITH_CHAINS.resolve(limit)))
+    if found is None:
+        raise NotFound("No hadith has this id.")
     sources = await info.context.sources.load(info.context.db)
     return HadithChains(
         hadith_id=hadith_id,
-        chains=[
-            _chain(chain, chain_nodes, hadith, sources) for chain, chain_nodes in zip(page.items, nodes, strict=True)
-        ],
-        truncated=page.truncated,
+        chains=[_chain(chain, found, sources) for chain in found.chains.items],
+        truncated=found.chains.truncated,
     )
 
 

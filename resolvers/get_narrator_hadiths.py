@@ -48,17 +48,15 @@ async def get_narrator_hadiths(info: Info, narrator_id: int, page: int | None, l
     bound = NARRATOR_HADITHS.resolve(limit)
     number = _page(page)
     narrator_id = require_id(narrator_id, "narrator_id")
-    loaders = info.context.loaders
-    if await loaders.narrator_by_id.load(narrator_id) is None:
+    found = await info.context.loaders.occurrence_page_by_narrator_id.load((narrator_id, number, bound))
+    if found is None:
         raise NotFound("No narrator has this id.")
-    counts = await loaders.occurrence_counts_by_narrator_id.load(narrator_id)
-    occurrences = await loaders.occurrences_by_narrator_id.load((narrator_id, number, bound))
     sources = await info.context.sources.load(info.context.db)
     return NarratorHadiths(
         narrator_id=narrator_id,
-        occurrence_count=counts.occurrence_count,
-        distinct_hadith_count=counts.distinct_hadith_count,
+        occurrence_count=found.occurrence_count,
+        distinct_hadith_count=found.distinct_hadith_count,
         page=number,
-        items=[_item(record, sources) for record in occurrences.items],
-        truncated=occurrences.truncated,
+        items=[_item(record, sources) for record in found.occurrences.items],
+        truncated=found.occurrences.truncated,
     )

@@ -1,6 +1,13 @@
 """get_narrator_profile: identity, legacy dataset fields, rijal entries and scholarly assertions, kept apart."""
 
-from app.data.records import AssertionRecord, LegacyFieldRecord, NarratorRecord, NoticeLinkRecord, VariantRecord
+from app.data.records import (
+    AssertionRecord,
+    LegacyFieldRecord,
+    NarratorRecord,
+    NoticeLinkRecord,
+    ProfileRecord,
+    VariantRecord,
+)
 from app.errors import NotFound
 from app.limits import NAME_VARIANTS_MAX, NARRATOR_ENTRIES
 from resolvers.arguments import require_id
@@ -31,7 +38,7 @@ def _identity(narrator: NarratorRecord, variants: tuple[VariantRecord, ...]) -> 
     )
 
 
-def _legacy(narrator: NarratorRecord, fields: list[LegacyFieldRecord], sources: Sources) -> list[LegacyField]:
+def _legacy(narrator: NarratorRecord, fields: tuple[LegacyFieldRecord, ...], sources: Sources) -> list[LegacyField]:
     """Every expected field: its value where the dataset gives one, else insufficient_evidence."""
     given = {(f.field, f.source_id): f for f in fields}
     result = []
@@ -97,13 +104,13 @@ def _assertion(record: AssertionRecord, sources: Sources) -> CanonicalAssertion:
     )
 
 
-def _note(narrator: NarratorRecord, links: tuple[NoticeLinkRecord, ...], assertions: list[AssertionRecord]) -> str:
+def _note(profile: ProfileRecord) -> str:
     notes = []
-    if narrator.name_fr is None:
+    if profile.narrator.name_fr is None:
         notes.append("No source gives a French form of this name.")
-    if not any(link.status == LINKED for link in links):
+    if not any(link.status == LINKED for link in profile.notice_links.items):
         notes.append("No rijal notice is linked to this narrator with agreeing evidence.")
-    if not assertions:
+    if not profile.assertions:
         notes.append("No scholarly verdict on this narrator is recorded in the sources.")
     notes.append("Assertions carry no confidence: the sources give none. Absence is never a negation.")
     return " ".join(notes)
@@ -112,21 +119,17 @@ def _note(narrator: NarratorRecord, links: tuple[NoticeLinkRecord, ...], asserti
 async def get_narrator_profile(info: Info, narrator_id: int, entry_limit: int | None) -> NarratorProfile:
     bound = NARRATOR_ENTRIES.resolve(entry_limit)
     narrator_id = require_id(narrator_id, "narrator_id")
-    loaders = info.context.loaders
-    narrator = await loaders.narrator_by_id.load(narrator_id)
-    if narrator is None:
+    profile = await info.context.loaders.profile_by_narrator_id.load((narrator_id, NAME_VARIANTS_MAX, bound))
+    if profile is None:
         raise NotFound("No narrator has this id.")
-    variants = await loaders.variants_by_narrator_id.load((narrator_id, NAME_VARIANTS_MAX))
-    legacy = await loaders.legacy_fields_by_narrator_id.load(narrator_id)
-    links = await loaders.notice_links_by_narrator_id.load((narrator_id, bound))
-    assertions = await loaders.assertions_by_narrator_id.load(narrator_id)
     sources = await info.context.sources.load(info.context.db)
+    narrator, links = profile.narrator, profile.notice_links
     return NarratorProfile(
         narrator_id=narrator_id,
-        identity=_identity(narrator, variants.items),
-        legacy_scholarly_data=_legacy(narrator, legacy, sources),
+        identity=_identity(narrator, profile.variants.items),
+        legacy_scholarly_data=_legacy(narrator, profile.legacy_fields, sources),
         source_entries=[_entry(link, sources) for link in links.items],
-        canonical_assertions=[_assertion(a, sources) for a in assertions],
-        truncated=links.truncated or variants.truncated,
-        capability_note=_note(narrator, links.items, assertions),
+        canonical_assertions=[_assertion(a, sources) for a in profile.assertions],
+        truncated=links.truncated or profile.variants.truncated,
+        capability_note=_note(profile),
     )

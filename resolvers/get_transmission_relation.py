@@ -87,12 +87,6 @@ def _observation(record: ObservationRecord, sources: Sources) -> ChainObservatio
     )
 
 
-async def _require_narrators(info: Info, *ids: int) -> None:
-    found = await info.context.loaders.narrator_by_id.load_many(list(ids))
-    if any(record is None for record in found):
-        raise NotFound("No narrator has this id.")
-
-
 async def get_transmission_relation(
     info: Info, narrator_a_id: int, narrator_b_id: int, include_chain_observations: bool | None, limit: int | None
 ) -> TransmissionRelation:
@@ -100,11 +94,11 @@ async def get_transmission_relation(
     a, b = require_id(narrator_a_id, "narrator_a_id"), require_id(narrator_b_id, "narrator_b_id")
     if a == b:
         raise InvalidInput("narrator_a_id and narrator_b_id must name two different narrators.", alias="same_narrator")
-    await _require_narrators(info, a, b)
-    loaders = info.context.loaders
-    relations = await loaders.relations_by_pair.load((a, b, bound))
     observe = include_chain_observations is not False
-    observations = await loaders.observations_by_pair.load((a, b, bound)) if observe else None
+    pair = await info.context.loaders.pair_by_narrator_ids.load((a, b, bound, observe))
+    if pair is None:
+        raise NotFound("No narrator has this id.")
+    relations, observations = pair.relations, pair.observations
     sources = await info.context.sources.load(info.context.db)
     attested = any(RelationStatus(r.status) is RelationStatus.attested for r in relations.items)
     return TransmissionRelation(

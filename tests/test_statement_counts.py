@@ -124,10 +124,10 @@ async def test_chain_observations_navigating_to_hadith_cost_the_same_for_1_or_al
 # A tool call reads each kind of record once, with its smallest and its largest list alike.
 TOOL_CALLS: dict[str, tuple[dict[str, Any], str, int, int]] = {
     # tool: (arguments, limit argument, its hard max, statements)
-    "get_hadith_chains": ({"hadith_id": 600022}, "limit", 20, 3),  # hadith, chains, nodes
-    "get_narrator_profile": ({"narrator_id": 11062}, "entry_limit", 20, 5),  # narrator, forms, fields, links, verdicts
-    "get_narrator_hadiths": ({"narrator_id": 13}, "limit", 50, 3),  # narrator, counts, page
-    "get_transmission_relation": ({"narrator_a_id": 11421, "narrator_b_id": 4}, "limit", 20, 3),
+    "get_hadith_chains": ({"hadith_id": 600022}, "limit", 20, 1),  # the hadith, its chains and their nodes
+    "get_narrator_profile": ({"narrator_id": 11062}, "entry_limit", 20, 1),  # the narrator and its lists
+    "get_narrator_hadiths": ({"narrator_id": 13}, "limit", 50, 1),  # the narrator, its counts and its page
+    "get_transmission_relation": ({"narrator_a_id": 11421, "narrator_b_id": 4}, "limit", 20, 1),  # the pair
     "get_hadith_commentary": ({"hadith_id": 500002}, "limit", 20, 2),  # hadith, passages
 }
 

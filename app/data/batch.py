@@ -9,8 +9,20 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import BindParameter, ColumnElement, Integer, Select, any_, bindparam, func, select
-from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy import (
+    BindParameter,
+    ColumnElement,
+    FromClause,
+    Integer,
+    Label,
+    Select,
+    any_,
+    bindparam,
+    func,
+    literal_column,
+    select,
+)
+from sqlalchemy.dialects.postgresql import ARRAY, aggregate_order_by
 from sqlalchemy.sql.elements import KeyedColumnElement
 from sqlalchemy.types import TypeEngine
 
@@ -30,13 +42,34 @@ def any_of(column: ColumnElement[Any], keys: Iterable[Any]) -> ColumnElement[boo
 
 
 def any_key(column: ColumnElement[Any], name: str = KEYS) -> ColumnElement[bool]:
-    """`column = any(:name)`, an array parameter: one statement whatever the number of keys."""
-    return column == any_(array_param(name, column.type))
+    """`column` among the keys of the array parameter `:name`: one statement whatever the number of keys.
+
+    Written `IN (SELECT unnest(:name) LIMIT cardinality(:name))`: the LIMIT keeps every key, and lets
+    PostgreSQL's generic plan expect one key rather than its default ten, so that a prepared statement
+    keeps that plan instead of planning again at each execution (which cost more than running it)."""
+    keys = array_param(name, column.type)
+    return column.in_(select(func.unnest(keys)).limit(func.cardinality(keys)).scalar_subquery())
 
 
 def array_param(name: str, item: TypeEngine[Any]) -> BindParameter[Any]:
     """`:name`, an array of `item` values."""
     return bindparam(name, type_=ARRAY(item))
+
+
+def json_rows(
+    source: FromClause,
+    columns: Sequence[str],
+    *,
+    order: Sequence[ColumnElement[Any]],
+    label: str,
+    where: ColumnElement[bool] | None = None,
+) -> Label[Any]:
+    """A correlated subquery: the rows of `source` (that match `where`) as one JSON array of `[column, ...]`
+    arrays in `order` (`[]` when none), so that a parent row brings its children in the same statement."""
+    row = func.json_build_array(*(source.c[name] for name in columns))
+    rows = func.coalesce(func.json_agg(aggregate_order_by(row, *order)), literal_column("'[]'::json"))
+    found = select(rows).select_from(source)
+    return (found if where is None else found.where(where)).scalar_subquery().label(label)
 
 
 def ranked(

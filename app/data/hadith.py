@@ -1,19 +1,19 @@
 """Lookups of hadith, their chains and nodes, and their public commentary passages."""
 
-import json
 from collections.abc import Sequence
+from dataclasses import fields
 from typing import Any
 
-from sqlalchemy import Select, func, literal_column, select
-from sqlalchemy.dialects.postgresql import aggregate_order_by
+from sqlalchemy import Integer, Label, Select, bindparam, select
 
 from app.data import tables as t
-from app.data.batch import KEYS, PageQuery, any_key, grouped, in_key_order
+from app.data.batch import KEYS, MOST, PageQuery, any_key, deduplicated, in_key_order, json_rows, most_of, page_of
 from app.data.records import (
     BookRecord,
     ChainRecord,
     ChapterRecord,
     CollectionRecord,
+    HadithChainsRecord,
     HadithRecord,
     NodeRecord,
     Page,
@@ -25,15 +25,14 @@ from app.database import Bound, RequestDatabase, Row
 BoundedKey = tuple[int, int]  # (id, limit)
 
 
-def _sources_of_hadith() -> Any:
+def _sources_of_hadith() -> Label[Any]:
     r = t.hadith_source_record
-    record = func.json_build_array(r.c.role, r.c.source_id, r.c.edition_id, r.c.source_key)
-    ordered = aggregate_order_by(record, r.c.role, r.c.source_id, r.c.source_key)
-    return (
-        select(func.coalesce(func.json_agg(ordered), literal_column("'[]'::json")))
-        .where(r.c.hadith_id == t.hadith.c.hadith_id)
-        .scalar_subquery()
-        .label("sources")
+    return json_rows(
+        r,
+        ["role", "source_id", "edition_id", "source_key"],
+        where=r.c.hadith_id == t.hadith.c.hadith_id,
+        order=[r.c.role, r.c.source_id, r.c.source_key],
+        label="sources",
     )
 
 
@@ -79,12 +78,14 @@ def _hadith_by_id() -> Select[Any]:
 HADITH_BY_ID = _hadith_by_id()
 
 
+def _own_record(row: Row) -> SourceKey:
+    """The record the hadith's text comes from (its row's own source columns)."""
+    return SourceKey("text_ar", row["source_id"], row["edition_id"], row["source_key"])
+
+
 def _source_keys(row: Row) -> tuple[SourceKey, ...]:
     """The hadith's own record first, then each other record it came from, once each."""
-    raw = row["sources"]
-    entries = json.loads(raw) if isinstance(raw, str) else raw
-    keys = [SourceKey("text_ar", row["source_id"], row["edition_id"], row["source_key"])]
-    keys += [SourceKey(*entry) for entry in entries]
+    keys = [_own_record(row), *(SourceKey(*entry) for entry in row["sources"])]
     unique: dict[tuple[str, str | None, str | None], SourceKey] = {}
     for key in keys:
         unique.setdefault((key.source_id, key.edition_id, key.source_key), key)
@@ -121,55 +122,51 @@ async def hadith_by_id(db: RequestDatabase, ids: Sequence[int]) -> list[HadithRe
     return in_key_order(ids, {row["hadith_id"]: _hadith(row) for row in rows})
 
 
-def _chain(row: Row) -> ChainRecord:
-    return ChainRecord(
-        row["chain_id"],
-        row["hadith_id"],
-        row["chain_number"],
-        row["origin"],
-        row["alignment_score"],
-        row["source_id"],
-        row["source_key"],
+NODE_COLUMNS = [field.name for field in fields(NodeRecord)]
+CHAIN_COLUMNS = [field.name for field in fields(ChainRecord)]  # the chain's columns, then its nodes
+
+
+def _nodes_of_chain() -> Label[Any]:
+    n = t.chain_node
+    return json_rows(n, NODE_COLUMNS, where=n.c.chain_id == t.chain.c.chain_id, order=[n.c.position], label="nodes")
+
+
+def _chains_by_hadith_id() -> Select[Any]:
+    """Each hadith's reference and own record, with its first `:most` chains by chain_number, each with its
+    nodes by position (a chain has fewer than 100 nodes by construction), as one JSON tree."""
+    h, c = t.hadith, t.chain
+    first = (
+        select(c, _nodes_of_chain())
+        .where(c.c.hadith_id == h.c.hadith_id)
+        .order_by(c.c.chain_number)
+        .limit(bindparam(MOST, type_=Integer))
+        .correlate(h)
+        .subquery()
     )
+    chains = json_rows(first, CHAIN_COLUMNS, order=[first.c.chain_number], label="chains")
+    own = (h.c.source_id, h.c.edition_id, h.c.source_key)
+    return select(h.c.hadith_id, h.c.canonical_reference, *own, chains).where(any_key(h.c.hadith_id))
 
 
-CHAINS_BY_HADITH_ID = PageQuery.of(
-    select(t.chain), key=t.chain.c.hadith_id, order=[t.chain.c.chain_number], to_record=_chain
-)
+CHAINS_BY_HADITH_ID = _chains_by_hadith_id()
 
 
-async def chains_by_hadith_id(db: RequestDatabase, keys: Sequence[BoundedKey]) -> list[Page[ChainRecord]]:
-    """The first `limit` chains of each hadith, by chain_number."""
-    return await CHAINS_BY_HADITH_ID.fetch(db, keys)
+def _chain(entry: list[Any]) -> ChainRecord:
+    values = dict(zip(CHAIN_COLUMNS, entry, strict=True))
+    values["nodes"] = tuple(NodeRecord(*node) for node in values["nodes"])
+    return ChainRecord(**values)
 
 
-def _node(row: Row) -> NodeRecord:
-    return NodeRecord(
-        node_id=row["node_id"],
-        chain_id=row["chain_id"],
-        position=row["position"],
-        narrator_id=row["narrator_id"],
-        mention_ar=row["mention_ar"],
-        transmission_term_ar=row["transmission_term_ar"],
-        resolution_status=row["resolution_status"],
-        confidence=row["confidence"],
-        method=row["method"],
-        source_key=row["source_key"],
-    )
+def _hadith_chains(row: Row, limit: int) -> HadithChainsRecord:
+    chains = [_chain(entry) for entry in row["chains"]]
+    return HadithChainsRecord(row["hadith_id"], row["canonical_reference"], _own_record(row), page_of(chains, limit))
 
 
-NODES_BY_CHAIN_ID = (
-    select(t.chain_node)
-    .where(any_key(t.chain_node.c.chain_id))
-    .order_by(t.chain_node.c.chain_id, t.chain_node.c.position)
-)
-
-
-async def nodes_by_chain_id(db: RequestDatabase, ids: Sequence[int]) -> list[list[NodeRecord]]:
-    """Every node of each chain, by position (a chain has fewer than 100 nodes by construction)."""
-    rows = await db.fetch(Bound(NODES_BY_CHAIN_ID, {KEYS: list(ids)}))
-    nodes = grouped((_node(row) for row in rows), lambda node: node.chain_id)
-    return [nodes.get(chain, []) for chain in ids]
+async def chains_by_hadith_id(db: RequestDatabase, keys: Sequence[BoundedKey]) -> list[HadithChainsRecord | None]:
+    """For each (hadith, limit): the hadith's first `limit` chains with their nodes; None: no such hadith."""
+    params = {KEYS: deduplicated(h for h, _ in keys), MOST: most_of(limit for _, limit in keys)}
+    rows = {row["hadith_id"]: row for row in await db.fetch(Bound(CHAINS_BY_HADITH_ID, params))}
+    return [None if (row := rows.get(h)) is None else _hadith_chains(row, limit) for h, limit in keys]
 
 
 def _passage(row: Row) -> PassageRecord:

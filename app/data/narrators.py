@@ -1,24 +1,47 @@
-"""Lookups of narrators: identity, name forms, dataset fields, rijal notices, assertions, occurrences."""
+"""Lookups of narrators: identity; the distinct hadith of each; and what each narrator tool reads, one statement
+each: a profile, a page of occurrences, what links two narrators.
+
+Those three bring their lists in the same statement, as `json_rows` of the record's fields in field order.
+"""
 
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import CTE, Integer, Select, Subquery, and_, func, literal, or_, select
+from sqlalchemy import (
+    Boolean,
+    ColumnElement,
+    FromClause,
+    Integer,
+    Label,
+    Select,
+    Subquery,
+    and_,
+    bindparam,
+    case,
+    column,
+    func,
+    literal,
+    or_,
+    select,
+    true,
+)
 from sqlalchemy.orm import aliased
+from sqlalchemy.types import TypeEngine
 
 from app.data import tables as t
 from app.data.batch import (
     KEYS,
     MOST,
+    RANK,
     PageQuery,
     any_key,
     array_param,
     deduplicated,
     grouped,
     in_key_order,
+    json_rows,
     most_of,
     page_of,
-    ranked,
 )
 from app.data.records import (
     AssertionRecord,
@@ -27,22 +50,26 @@ from app.data.records import (
     NodeRecord,
     NoticeLinkRecord,
     ObservationRecord,
-    OccurrenceCounts,
+    OccurrencePageRecord,
     OccurrenceRecord,
     Page,
+    PairRecord,
+    ProfileRecord,
     RelationRecord,
     VariantRecord,
 )
 from app.database import Bound, RequestDatabase, Row
 
 BoundedKey = tuple[int, int]  # (narrator id, limit)
+ProfileKey = tuple[int, int, int]  # (narrator id, name form limit, entry limit)
 PageKey = tuple[int, int, int]  # (narrator id, page, limit)
-PairKey = tuple[int, int, int]  # (narrator a, narrator b, limit)
+PairKey = tuple[int, int, int, bool]  # (narrator a, narrator b, limit, with the chain observations)
 
 CONFIRMED = "confirmed"
 OBSERVABLE = ("confirmed", "probable")  # nodes whose narrator id the evidence supports
 STATUS_ORDER = {"attested": 0, "probable": 1, "ambiguous": 2, "unresolved": 3}
 LINK_ORDER = {"LINKED": 0, "AMBIGUOUS": 1, "CONFLICTED": 2}
+MOST_FORMS = "most_forms"
 
 
 def narrator_record(row: Row) -> NarratorRecord:
@@ -71,118 +98,132 @@ async def narrator_by_id(db: RequestDatabase, ids: Sequence[int]) -> list[Narrat
     return in_key_order(ids, {row["narrator_id"]: narrator_record(row) for row in rows})
 
 
-def _variant(row: Row) -> VariantRecord:
-    return VariantRecord(
-        row["narrator_id"], row["form"], row["script"], row["kind"], row["source_id"], row["source_key"]
-    )
+def _asked(**columns: TypeEngine[Any]) -> Subquery:
+    """The keys asked, one row each: `unnest` of one array parameter per column, named as the column.
+
+    Its LIMIT, the number of keys, keeps every row and lets the generic plan expect one key (as in
+    `batch.any_key`). The per-key subqueries see their key as a parameter in either plan, so the generic
+    plan is as good."""
+    arrays = [array_param(name, item) for name, item in columns.items()]
+    keys = func.unnest(*arrays).table_valued(*(column(name, item) for name, item in columns.items()))
+    return select(keys.render_derived()).limit(func.cardinality(arrays[0])).subquery()
 
 
-VARIANTS_BY_NARRATOR_ID = PageQuery.of(
-    select(t.narrator_name_variant),
-    key=t.narrator_name_variant.c.narrator_id,
-    order=[t.narrator_name_variant.c[name] for name in ("kind", "script", "form")],
-    to_record=_variant,
-)
+def _ranked(statement: Select[Any], order: Sequence[ColumnElement[Any]]) -> Subquery:
+    """A correlated `statement`, each row with its rank in `order`."""
+    return statement.add_columns(func.row_number().over(order_by=order).label(RANK)).subquery()
 
 
-async def variants_by_narrator_id(db: RequestDatabase, keys: Sequence[BoundedKey]) -> list[Page[VariantRecord]]:
+def _json_first(
+    statement: Select[Any], columns: Sequence[str], *, order: Sequence[ColumnElement[Any]], most: str, label: str
+) -> Label[Any]:
+    """The first `:most` rows of a correlated `statement` in `order`, as `json_rows`."""
+    rows = _ranked(statement, order)
+    kept = rows.c[RANK] <= bindparam(most, type_=Integer)
+    return json_rows(rows, columns, order=[rows.c[RANK]], where=kept, label=label)
+
+
+def _variants_of_narrator() -> Label[Any]:
     """A narrator's name forms: dataset names first, then rijal headwords, then isnad forms."""
-    return await VARIANTS_BY_NARRATOR_ID.fetch(db, keys)
+    v = t.narrator_name_variant
+    statement = select(v).where(v.c.narrator_id == t.narrator.c.narrator_id).correlate(t.narrator)
+    order = [v.c.kind, v.c.script, v.c.form]
+    return _json_first(statement, VariantRecord.__slots__, order=order, most=MOST_FORMS, label="variants")
 
 
-LEGACY_FIELDS_BY_NARRATOR_ID = (
-    select(t.narrator_legacy_field)
-    .where(any_key(t.narrator_legacy_field.c.narrator_id))
-    .order_by(t.narrator_legacy_field.c.field, t.narrator_legacy_field.c.source_id)
-)
+def _legacy_fields_of_narrator() -> Label[Any]:
+    f = t.narrator_legacy_field
+    where, order = f.c.narrator_id == t.narrator.c.narrator_id, [f.c.field, f.c.source_id]
+    return json_rows(f, LegacyFieldRecord.__slots__, where=where, order=order, label="legacy_fields")
 
 
-async def legacy_fields_by_narrator_id(db: RequestDatabase, ids: Sequence[int]) -> list[list[LegacyFieldRecord]]:
-    rows = await db.fetch(Bound(LEGACY_FIELDS_BY_NARRATOR_ID, {KEYS: list(ids)}))
-    fields = grouped(
-        (LegacyFieldRecord(r["narrator_id"], r["field"], r["value"], r["source_id"], r["source_key"]) for r in rows),
-        lambda record: record.narrator_id,
-    )
-    return [fields.get(narrator, []) for narrator in ids]
-
-
-def _notice_link(row: Row) -> NoticeLinkRecord:
-    return NoticeLinkRecord(
-        narrator_id=row["narrator_id"],
-        notice_id=row["notice_id"],
-        entry_id=row["entry_id"],
-        text=row["text"],
-        page=row["page"],
-        work_source_id=row["work_source_id"],
-        status=row["status"],
-        method=row["method"],
-        confidence=row["confidence"],
-        link_source_id=row["link_source_id"],
-    )
-
-
-def _notice_links_by_narrator_id() -> PageQuery[NoticeLinkRecord]:
+def _notice_links_of_narrator() -> Label[Any]:
+    """The rijal notices linked to a narrator: LINKED first, then AMBIGUOUS, then CONFLICTED."""
     link, notice = t.narrator_notice_link, t.rijal_notice
-    statement = select(
-        link.c.narrator_id,
-        link.c.notice_id,
-        link.c.status,
-        link.c.method,
-        link.c.confidence,
-        link.c.source_id.label("link_source_id"),
-        notice.c.entry_id,
-        notice.c.text,
-        notice.c.page,
-        notice.c.source_id.label("work_source_id"),
-    ).select_from(link.join(notice, notice.c.notice_id == link.c.notice_id))
+    statement = (
+        select(
+            link.c.narrator_id,
+            link.c.notice_id,
+            link.c.status,
+            link.c.method,
+            link.c.confidence,
+            link.c.source_id.label("link_source_id"),
+            notice.c.entry_id,
+            notice.c.text,
+            notice.c.page,
+            notice.c.source_id.label("work_source_id"),
+        )
+        .select_from(link.join(notice, notice.c.notice_id == link.c.notice_id))
+        .where(link.c.narrator_id == t.narrator.c.narrator_id)
+        .correlate(t.narrator)
+    )
     status_rank = func.array_position(literal(list(LINK_ORDER)), link.c.status)
     order = [status_rank, link.c.confidence.desc().nulls_last(), notice.c.entry_id]
-    return PageQuery.of(statement, key=link.c.narrator_id, order=order, to_record=_notice_link)
+    return _json_first(statement, NoticeLinkRecord.__slots__, order=order, most=MOST, label="notice_links")
 
 
-NOTICE_LINKS_BY_NARRATOR_ID = _notice_links_by_narrator_id()
+def _assertions_of_narrator() -> Label[Any]:
+    a = t.scholarly_assertion
+    where, order = a.c.narrator_id == t.narrator.c.narrator_id, [a.c.field, a.c.source_id]
+    return json_rows(a, AssertionRecord.__slots__, where=where, order=order, label="assertions")
 
 
-async def notice_links_by_narrator_id(db: RequestDatabase, keys: Sequence[BoundedKey]) -> list[Page[NoticeLinkRecord]]:
-    """The rijal notices linked to each narrator: LINKED first, then AMBIGUOUS, then CONFLICTED."""
-    return await NOTICE_LINKS_BY_NARRATOR_ID.fetch(db, keys)
-
-
-ASSERTIONS_BY_NARRATOR_ID = (
-    select(t.scholarly_assertion)
-    .where(any_key(t.scholarly_assertion.c.narrator_id))
-    .order_by(t.scholarly_assertion.c.field, t.scholarly_assertion.c.source_id)
-)
-
-
-async def assertions_by_narrator_id(db: RequestDatabase, ids: Sequence[int]) -> list[list[AssertionRecord]]:
-    rows = await db.fetch(Bound(ASSERTIONS_BY_NARRATOR_ID, {KEYS: list(ids)}))
-    assertions = grouped(
-        (
-            AssertionRecord(
-                r["narrator_id"],
-                r["field"],
-                r["value"],
-                r["scholar"],
-                r["source_id"],
-                r["notice_id"],
-                r["locator"],
-                r["source_key"],
-            )
-            for r in rows
-        ),
-        lambda record: record.narrator_id,
+def _profile_by_narrator_id() -> Select[Any]:
+    """Each narrator asked that exists, with its lists."""
+    asked, n = _asked(narrator_id=Integer()), t.narrator
+    lists = (_variants_of_narrator(), _legacy_fields_of_narrator(), _notice_links_of_narrator())
+    return select(n, *lists, _assertions_of_narrator()).select_from(
+        asked.join(n, n.c.narrator_id == asked.c.narrator_id)
     )
-    return [assertions.get(narrator, []) for narrator in ids]
 
 
-def _ranked_occurrences() -> Subquery:
-    """The confirmed chain occurrences of the `:narrators`, ranked by hadith, chain and position."""
-    n, c, h = t.chain_node, t.chain, t.hadith
-    rank = func.row_number().over(
-        partition_by=n.c.narrator_id, order_by=[c.c.hadith_id, c.c.chain_number, n.c.position]
+PROFILE_BY_NARRATOR_ID = _profile_by_narrator_id()
+
+
+def _profile(row: Row, forms: int, entries: int) -> ProfileRecord:
+    return ProfileRecord(
+        narrator=narrator_record(row),
+        variants=page_of([VariantRecord(*entry) for entry in row["variants"]], forms),
+        legacy_fields=tuple(LegacyFieldRecord(*entry) for entry in row["legacy_fields"]),
+        notice_links=page_of([NoticeLinkRecord(*entry) for entry in row["notice_links"]], entries),
+        assertions=tuple(AssertionRecord(*entry) for entry in row["assertions"]),
     )
+
+
+async def profile_by_narrator_id(db: RequestDatabase, keys: Sequence[ProfileKey]) -> list[ProfileRecord | None]:
+    """Each narrator with its first name forms, its dataset fields, its first linked rijal notices and the
+    scholarly assertions on it."""
+    params = {
+        "narrator_id": deduplicated(narrator for narrator, _, _ in keys),
+        MOST_FORMS: most_of(forms for _, forms, _ in keys),
+        MOST: most_of(entries for *_, entries in keys),
+    }
+    rows = {row["narrator_id"]: row for row in await db.fetch(Bound(PROFILE_BY_NARRATOR_ID, params))}
+    return [_profile(rows[narrator], forms, entries) if narrator in rows else None for narrator, forms, entries in keys]
+
+
+def _confirmed_nodes_of(pages: Subquery) -> ColumnElement[bool]:
+    return and_(t.chain_node.c.narrator_id == pages.c.narrator_id, t.chain_node.c.resolution_status == CONFIRMED)
+
+
+def _occurrence_counts(pages: Subquery) -> FromClause:
+    """How many confirmed chain occurrences the narrator has, and in how many distinct hadith (all pages)."""
+    n, c = t.chain_node, t.chain
     return (
+        select(
+            func.count().label("occurrence_count"),
+            func.count(c.c.hadith_id.distinct()).label("distinct_hadith_count"),
+        )
+        .select_from(n.join(c, c.c.chain_id == n.c.chain_id))
+        .where(_confirmed_nodes_of(pages))
+        .lateral("counts")
+    )
+
+
+def _occurrences_on_page(pages: Subquery) -> Label[Any]:
+    """The narrator's confirmed chain occurrences ranked low < rank <= high, by hadith, chain and position."""
+    n, c, h = t.chain_node, t.chain, t.hadith
+    occurrences = (
         select(
             n.c.narrator_id,
             c.c.hadith_id,
@@ -193,77 +234,50 @@ def _ranked_occurrences() -> Subquery:
             n.c.node_id,
             n.c.position,
             n.c.source_key.label("node_source_key"),
-            rank.label("rank_in_key"),
         )
         .select_from(n.join(c, c.c.chain_id == n.c.chain_id).join(h, h.c.hadith_id == c.c.hadith_id))
-        .where(n.c.resolution_status == CONFIRMED, any_key(n.c.narrator_id, "narrators"))
-        .subquery()
+        .where(_confirmed_nodes_of(pages))
+        .correlate(pages)
+    )
+    rows = _ranked(occurrences, [c.c.hadith_id, c.c.chain_number, n.c.position])
+    on_page = and_(rows.c[RANK] > pages.c.low, rows.c[RANK] <= pages.c.high)
+    return json_rows(rows, OccurrenceRecord.__slots__, order=[rows.c[RANK]], where=on_page, label="occurrences")
+
+
+def _occurrence_page_by_narrator_id() -> Select[Any]:
+    """For each page asked of an existing narrator: the counts of its occurrences, and those of the page."""
+    pages, n = _asked(narrator_id=Integer(), low=Integer(), high=Integer()), t.narrator
+    counts = _occurrence_counts(pages)
+    return select(pages.c.narrator_id, pages.c.low, counts, _occurrences_on_page(pages)).select_from(
+        pages.join(n, n.c.narrator_id == pages.c.narrator_id).join(counts, true())
     )
 
 
-def _occurrences_by_narrator_id() -> Select[Any]:
-    """The pages asked: (`:narrators`[i], `:lows`[i], `:highs`[i]) keeps the ranks low < rank <= high of a
-    narrator's occurrences."""
-    ranked = _ranked_occurrences()
-    bounds = (
-        func.unnest(*(array_param(name, Integer()) for name in ("narrators", "lows", "highs")))
-        .table_valued("narrator_id", "low", "high")
-        .render_derived()
-    )
-    return (
-        select(ranked, bounds.c.low)
-        .join(
-            bounds,
-            and_(
-                bounds.c.narrator_id == ranked.c.narrator_id,
-                ranked.c.rank_in_key > bounds.c.low,
-                ranked.c.rank_in_key <= bounds.c.high,
-            ),
-        )
-        .order_by(ranked.c.narrator_id, ranked.c.rank_in_key)
+OCCURRENCE_PAGE_BY_NARRATOR_ID = _occurrence_page_by_narrator_id()
+
+
+def _occurrence_page(row: Row, limit: int) -> OccurrencePageRecord:
+    return OccurrencePageRecord(
+        occurrence_count=row["occurrence_count"],
+        distinct_hadith_count=row["distinct_hadith_count"],
+        occurrences=page_of([OccurrenceRecord(*entry) for entry in row["occurrences"]], limit),
     )
 
 
-OCCURRENCES_BY_NARRATOR_ID = _occurrences_by_narrator_id()
-
-
-def _occurrence(row: Row) -> OccurrenceRecord:
-    return OccurrenceRecord(**{name: row[name] for name in OccurrenceRecord.__slots__})
-
-
-async def occurrences_by_narrator_id(db: RequestDatabase, keys: Sequence[PageKey]) -> list[Page[OccurrenceRecord]]:
-    """One page of each narrator's confirmed chain occurrences, by hadith, chain and position."""
+async def occurrence_page_by_narrator_id(
+    db: RequestDatabase, keys: Sequence[PageKey]
+) -> list[OccurrencePageRecord | None]:
+    """One page of each narrator's confirmed chain occurrences, with the counts of them all."""
     params = {
-        "narrators": [narrator for narrator, _, _ in keys],
-        "lows": [(page - 1) * limit for _, page, limit in keys],
-        "highs": [page * limit + 1 for _, page, limit in keys],
+        "narrator_id": [narrator for narrator, _, _ in keys],
+        "low": [(page - 1) * limit for _, page, limit in keys],
+        "high": [page * limit + 1 for _, page, limit in keys],
     }
-    found = grouped(
-        await db.fetch(Bound(OCCURRENCES_BY_NARRATOR_ID, params)), lambda row: (row["narrator_id"], row["low"])
-    )
-    return [
-        page_of([_occurrence(row) for row in found.get((narrator, (page - 1) * limit), [])], limit)
-        for narrator, page, limit in keys
-    ]
-
-
-OCCURRENCE_COUNTS_BY_NARRATOR_ID = (
-    select(
-        t.chain_node.c.narrator_id,
-        func.count().label("occurrences"),
-        func.count(t.chain.c.hadith_id.distinct()).label("hadith"),
-    )
-    .select_from(t.chain_node.join(t.chain, t.chain.c.chain_id == t.chain_node.c.chain_id))
-    .where(any_key(t.chain_node.c.narrator_id), t.chain_node.c.resolution_status == CONFIRMED)
-    .group_by(t.chain_node.c.narrator_id)
-)
-
-
-async def occurrence_counts_by_narrator_id(db: RequestDatabase, ids: Sequence[int]) -> list[OccurrenceCounts]:
-    """How many confirmed occurrences each narrator has, and in how many distinct hadith (all pages)."""
-    rows = await db.fetch(Bound(OCCURRENCE_COUNTS_BY_NARRATOR_ID, {KEYS: list(ids)}))
-    counts = {row["narrator_id"]: OccurrenceCounts(row["occurrences"], row["hadith"]) for row in rows}
-    return [counts.get(narrator, OccurrenceCounts(0, 0)) for narrator in ids]
+    rows = {
+        (row["narrator_id"], row["low"]): row for row in await db.fetch(Bound(OCCURRENCE_PAGE_BY_NARRATOR_ID, params))
+    }
+    found = ((rows.get((narrator, (page - 1) * limit)), limit) for narrator, page, limit in keys)
+    return [None if row is None else _occurrence_page(row, limit) for row, limit in found]
 
 
 def _hadith_ids_by_narrator_id() -> PageQuery[int]:
@@ -292,104 +306,97 @@ async def hadith_ids_by_narrator_id(db: RequestDatabase, keys: Sequence[BoundedK
     return await HADITH_IDS_BY_NARRATOR_ID.fetch(db, keys)
 
 
-def _relation(row: Row) -> RelationRecord:
-    return RelationRecord(
-        row["relation_id"],
-        row["teacher_id"],
-        row["student_id"],
-        row["status"],
-        row["method"],
-        row["confidence"],
-        row["source_id"],
-        row["source_key"],
-    )
+def _between(pairs: Subquery, one: ColumnElement[Any], other: ColumnElement[Any]) -> ColumnElement[bool]:
+    """`one` and `other` are the two narrators of the pair, either way round."""
+    first, second = pairs.c.first_id, pairs.c.second_id
+    return or_(and_(one == first, other == second), and_(one == second, other == first))
 
 
-def _pair_params(keys: Sequence[PairKey]) -> dict[str, object]:
-    """The pair statements read what links any two of the narrators of `keys` (`:keys`, one array, which keeps
-    the narrator indexes usable on both sides), ranked per unordered pair; the lookups keep the pairs asked."""
-    return {KEYS: deduplicated(n for a, b, _ in keys for n in (a, b)), MOST: most_of(limit for *_, limit in keys)}
-
-
-def _relations_by_pair() -> Select[Any]:
-    """The relations recorded between any two of the narrators, by unordered pair, strongest status first."""
+def _relations_of_pair(pairs: Subquery) -> Label[Any]:
+    """The relations recorded between the two narrators, both directions, strongest status first."""
     r = t.transmission_relation
-    status_rank = func.array_position(literal(list(STATUS_ORDER)), r.c.status)
-    statement = select(r).where(any_key(r.c.teacher_id), any_key(r.c.student_id))
-    partition = [func.least(r.c.teacher_id, r.c.student_id), func.greatest(r.c.teacher_id, r.c.student_id)]
-    return ranked(statement, partition, [status_rank, r.c.source_id, r.c.teacher_id])
+    statement = select(r).where(_between(pairs, r.c.teacher_id, r.c.student_id)).correlate(pairs)
+    order = [func.array_position(literal(list(STATUS_ORDER)), r.c.status), r.c.source_id, r.c.teacher_id]
+    return _json_first(statement, RelationRecord.__slots__, order=order, most=MOST, label="relations")
 
 
-RELATIONS_BY_PAIR = _relations_by_pair()
+def _json_node(node: FromClause) -> ColumnElement[Any]:
+    return func.json_build_array(*(node.c[name] for name in NodeRecord.__slots__))
 
 
-async def relations_by_pair(db: RequestDatabase, keys: Sequence[PairKey]) -> list[Page[RelationRecord]]:
-    """The recorded teacher/student relations between each pair, both directions, strongest status first."""
-    rows = await db.fetch(Bound(RELATIONS_BY_PAIR, _pair_params(keys)))
-    by_pair = grouped((_relation(row) for row in rows), lambda rel: frozenset((rel.teacher_id, rel.student_id)))
-    return [page_of(by_pair.get(frozenset((a, b)), []), limit) for a, b, limit in keys]
-
-
-def _adjacent_nodes() -> CTE:
-    """Adjacent nodes of observed chains whose narrators are both among the narrators. Materialized, it is
-    planned on its own: the nodes of these narrators, read by index, whatever plan the chains would invite."""
+def _observations_of_pair(pairs: Subquery) -> Label[Any]:
+    """Where the two narrators stand adjacent in an observed chain, by hadith, chain and position."""
     lower, upper = aliased(t.chain_node, name="lower_node"), aliased(t.chain_node, name="upper_node")
-    columns = [lower.c[name].label(f"lower_{name}") for name in NodeRecord.__slots__]
-    columns += [upper.c[name].label(f"upper_{name}") for name in NodeRecord.__slots__]
-    return (
-        select(*columns)
+    c, h = t.chain, t.hadith
+    adjacent = and_(upper.c.chain_id == lower.c.chain_id, upper.c.position == lower.c.position + 1)
+    statement = (
+        select(
+            c.c.hadith_id,
+            h.c.canonical_reference,
+            c.c.chain_id,
+            c.c.source_id.label("chain_source_id"),
+            c.c.source_key.label("chain_source_key"),
+            _json_node(upper).label("upper_node"),
+            _json_node(lower).label("lower_node"),
+        )
         .select_from(
-            lower.join(upper, and_(upper.c.chain_id == lower.c.chain_id, upper.c.position == lower.c.position + 1))
+            lower.join(upper, adjacent)
+            .join(c, c.c.chain_id == lower.c.chain_id)
+            .join(h, h.c.hadith_id == c.c.hadith_id)
         )
         .where(
-            any_key(lower.c.narrator_id),
-            any_key(upper.c.narrator_id),
+            _between(pairs, lower.c.narrator_id, upper.c.narrator_id),
             or_(*(lower.c.resolution_status == s for s in OBSERVABLE)),
             or_(*(upper.c.resolution_status == s for s in OBSERVABLE)),
         )
-        .cte("adjacent_node")
-        .prefix_with("MATERIALIZED")
+        .correlate(pairs)
+    )
+    order = [c.c.hadith_id, c.c.chain_id, lower.c.position]
+    return _json_first(statement, ObservationRecord.__slots__, order=order, most=MOST, label="observations")
+
+
+def _pair_by_narrator_ids() -> Select[Any]:
+    """For each pair asked whose two narrators exist: their relations, and their chain observations when asked."""
+    pairs = _asked(first_id=Integer(), second_id=Integer(), observe=Boolean())  # observe: with the observations
+    first, second = aliased(t.narrator, name="first_narrator"), aliased(t.narrator, name="second_narrator")
+    return select(
+        pairs.c.first_id,
+        pairs.c.second_id,
+        _relations_of_pair(pairs),
+        case((pairs.c.observe, _observations_of_pair(pairs))).label("observations"),
+    ).select_from(
+        pairs.join(first, first.c.narrator_id == pairs.c.first_id).join(
+            second, second.c.narrator_id == pairs.c.second_id
+        )
     )
 
 
-def _observations_by_pair() -> Select[Any]:
-    """The adjacent nodes with their chain and hadith, by unordered pair of narrators, then by hadith, chain and
-    position."""
-    adjacent, c, h = _adjacent_nodes(), t.chain, t.hadith
-    statement = select(
-        c.c.hadith_id,
-        h.c.canonical_reference,
-        c.c.chain_id,
-        c.c.source_id.label("chain_source_id"),
-        c.c.source_key.label("chain_source_key"),
-        *adjacent.c,
-    ).select_from(adjacent.join(c, c.c.chain_id == adjacent.c.lower_chain_id).join(h, h.c.hadith_id == c.c.hadith_id))
-    ids = (adjacent.c.lower_narrator_id, adjacent.c.upper_narrator_id)
-    partition = [func.least(*ids), func.greatest(*ids)]
-    return ranked(statement, partition, [c.c.hadith_id, c.c.chain_id, adjacent.c.lower_position])
+PAIR_BY_NARRATOR_IDS = _pair_by_narrator_ids()
 
 
-OBSERVATIONS_BY_PAIR = _observations_by_pair()
+def _observation(entry: list[Any]) -> ObservationRecord:
+    values = dict(zip(ObservationRecord.__slots__, entry, strict=True))
+    nodes = {name: NodeRecord(*values[name]) for name in ("upper_node", "lower_node")}
+    return ObservationRecord(**{**values, **nodes})
 
 
-def _node_from(row: Row, prefix: str) -> NodeRecord:
-    return NodeRecord(**{name: row[f"{prefix}_{name}"] for name in NodeRecord.__slots__})
+def _pair(row: Row, limit: int, observed: bool) -> PairRecord:
+    relations = page_of([RelationRecord(*entry) for entry in row["relations"]], limit)
+    if not observed:
+        return PairRecord(relations, None)
+    return PairRecord(relations, page_of([_observation(entry) for entry in row["observations"]], limit))
 
 
-async def observations_by_pair(db: RequestDatabase, keys: Sequence[PairKey]) -> list[Page[ObservationRecord]]:
-    """Where the two narrators of each pair stand adjacent in an observed chain."""
-    rows = await db.fetch(Bound(OBSERVATIONS_BY_PAIR, _pair_params(keys)))
-    observations = [
-        ObservationRecord(
-            row["hadith_id"],
-            row["canonical_reference"],
-            row["chain_id"],
-            row["chain_source_id"],
-            row["chain_source_key"],
-            upper_node=_node_from(row, "upper"),
-            lower_node=_node_from(row, "lower"),
-        )
-        for row in rows
-    ]
-    by_pair = grouped(observations, lambda o: frozenset((o.upper_node.narrator_id, o.lower_node.narrator_id)))
-    return [page_of(by_pair.get(frozenset((a, b)), []), limit) for a, b, limit in keys]
+async def pair_by_narrator_ids(db: RequestDatabase, keys: Sequence[PairKey]) -> list[PairRecord | None]:
+    """What links the two narrators of each pair, when both exist: the relations recorded between them, and
+    where they stand adjacent in an observed chain (read only for the pairs that ask it)."""
+    asked = grouped(keys, lambda key: (key[0], key[1]))
+    params = {
+        "first_id": [a for a, _ in asked],
+        "second_id": [b for _, b in asked],
+        "observe": [any(observed for *_, observed in pair) for pair in asked.values()],
+        MOST: most_of(limit for _, _, limit, _ in keys),
+    }
+    rows = {(row["first_id"], row["second_id"]): row for row in await db.fetch(Bound(PAIR_BY_NARRATOR_IDS, params))}
+    found = ((rows.get((a, b)), limit, observed) for a, b, limit, observed in keys)
+    return [None if row is None else _pair(row, limit, observed) for row, limit, observed in found]

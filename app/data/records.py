@@ -77,6 +77,17 @@ class ChainRecord:
     alignment_score: float | None
     source_id: str
     source_key: str
+    nodes: tuple["NodeRecord", ...]  # by position
+
+
+@dataclass(frozen=True, slots=True)
+class HadithChainsRecord:
+    """A hadith's chains, with what their provenance cites of the hadith: its reference and its own record."""
+
+    hadith_id: int
+    canonical_reference: str
+    text: SourceKey
+    chains: "Page[ChainRecord]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,12 +210,6 @@ class OccurrenceRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class OccurrenceCounts:
-    occurrence_count: int
-    distinct_hadith_count: int
-
-
-@dataclass(frozen=True, slots=True)
 class ObservationRecord:
     """Two narrators adjacent in an observed chain: `upper` is nearer the Prophet than `lower`."""
 
@@ -223,6 +228,34 @@ class Page(Generic[T]):
 
     items: tuple[T, ...]
     truncated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileRecord:
+    """A narrator with what its profile reads: name forms, dataset fields, linked rijal notices, assertions."""
+
+    narrator: NarratorRecord
+    variants: Page[VariantRecord]
+    legacy_fields: tuple[LegacyFieldRecord, ...]
+    notice_links: Page[NoticeLinkRecord]
+    assertions: tuple[AssertionRecord, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OccurrencePageRecord:
+    """One page of a narrator's confirmed chain occurrences, with the counts of them all."""
+
+    occurrence_count: int
+    distinct_hadith_count: int
+    occurrences: Page[OccurrenceRecord]
+
+
+@dataclass(frozen=True, slots=True)
+class PairRecord:
+    """What links two narrators: the relations recorded between them, and their chain observations when asked."""
+
+    relations: Page[RelationRecord]
+    observations: Page[ObservationRecord] | None
 
 
 @dataclass(frozen=True, slots=True)
