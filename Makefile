@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup ingest serve run test check bench bench-import bench-load
+.PHONY: setup ingest serve run test check bench bench-import bench-load bench-smoke bench-soak
 
 $(BIN)/isnad-graphql: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,17 @@ bench-import: setup
 bench: setup
 	$(BIN)/python -m bench.api_bench
 
-# wrk on the anchor request: the API beside the floor and PostGraphile 4 (needs wrk and /tmp/pg4)
+# wrk on the eight tools and the anchor request, beside the floor and PostGraphile 4 (needs the full
+# database from `make ingest`, wrk, and postgraphile@4 under /tmp/pg4)
 bench-load: setup
 	$(BIN)/python -m bench.load
+
+# The same, short, for CI: prints the table; fails only when a server does not start or answers wrong
+# data, never for speed; without wrk it checks the data only, without PostGraphile it runs the rest
+bench-smoke: setup
+	$(BIN)/python -m bench.load --smoke
+
+# Memory under load: the API under 10 minutes of wrk mixing its nine requests, its RSS read every 15 s;
+# prints the figures (RSS at the start, largest, at the end, growth, slope), judges none of them
+bench-soak: setup
+	$(BIN)/python -m bench.soak

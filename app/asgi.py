@@ -38,11 +38,9 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
     strawberry_schema = build_schema()
     schema = strawberry_schema._schema
     allowed = CostLimits(settings.max_nodes, settings.max_cost, settings.max_depth, settings.max_aliases)
-    executor = Executor(schema, engine, SourceCatalog(), allowed)
+    executor = Executor(strawberry_schema, engine, SourceCatalog(), allowed)
     documents = Documents(schema, settings.max_tokens)
     manifest = load_manifest(DEFAULT_DIR)
-    for operation in manifest.values():
-        executor.compile(strawberry_schema, documents.prepare(operation.body))
     graphql = GraphQLEndpoint(
         executor,
         documents,

@@ -1,35 +1,44 @@
-"""Compiled execution of the persisted tool documents.
+"""Compiled execution of query operations.
 
-A persisted document is one root field with arguments and a fixed selection of plain fields below
-it. Its plan is built once, at start-up, from the document and the schema: which resolver to call,
-how to read each argument, and for each selected field the attribute to read and the serializer that
-graphql-core itself would apply. Running a plan calls the tool's resolver and walks its result along
-the selection, which skips graphql-core's per-field machinery. The output is the same bytes as
-normal execution (tests/test_compiled.py proves it over many real ids); a plan that meets anything
-it does not handle (an error, a null where the schema says non-null) gives way to normal execution.
+An operation of plain field selections (no fragment, no directive; aliases and arguments allowed) gets
+a plan, built once from the document and the schema: for each selected field, the attribute to read
+or the resolver to call, how to read each argument, and the serializer that graphql-core itself would
+apply. Running a plan walks the results along the selection and calls the resolvers level by level,
+each level's calls together (so that their DataLoaders batch them, as in graphql-core), which skips
+graphql-core's per-field machinery. The output is the same bytes as normal execution
+(tests/test_compiled.py proves it over many real ids and documents); a plan that meets anything it
+does not handle (an error, a null where the schema says non-null) gives way to normal execution.
 """
 
-from collections.abc import Awaitable, Callable, Mapping
+import asyncio
+import inspect
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
 import strawberry
 from graphql import (
     FieldNode,
+    GraphQLArgument,
     GraphQLEnumType,
     GraphQLList,
     GraphQLNonNull,
     GraphQLObjectType,
     GraphQLScalarType,
     OperationDefinitionNode,
+    OperationType,
     SelectionSetNode,
     VariableNode,
     value_from_ast,
 )
 from graphql.pyutils import Undefined
 from strawberry.types.base import StrawberryObjectDefinition, StrawberryOptional
+from strawberry.types.field import StrawberryField
 
 from app.context import Context
+
+TYPENAME = "__typename"
+Reader = Callable[[Mapping[str, Any]], Any]
 
 
 class NotCompiled(Exception):
@@ -45,80 +54,101 @@ class PlanInfo:
 
 @dataclass(frozen=True)
 class Field:
-    key: str
+    key: str  # its key in the response: the alias, else the name
+    name: str
     nullable: bool
     is_list: bool
     serialize: Callable[[Any], Any] | None  # leaves
     fields: tuple["Field", ...]  # objects
+    resolver: Callable[..., Any] | None = None  # a field with a resolver of its own
+    arguments: tuple[tuple[str, Reader], ...] = ()
+    constant: str | None = None  # __typename
 
-    def render(self, value: Any) -> Any:
+    def call(self, parent: Any, info: PlanInfo, variables: Mapping[str, Any]) -> Any:
+        kwargs = {name: read(variables) for name, read in self.arguments}
+        resolver = cast(Callable[..., Any], self.resolver)
+        return resolver(parent, info=info, **{name: v for name, v in kwargs.items() if v is not Undefined})
+
+
+class _Run:
+    """One run of a plan: the fields waiting for their resolvers, with the object each one fills."""
+
+    def __init__(self, context: Context, variables: Mapping[str, Any]) -> None:
+        self.info = PlanInfo(context)
+        self.variables = variables
+        self.waiting: list[tuple[dict[str, Any], Field, Any]] = []
+
+    def value(self, field: Field, value: Any) -> Any:
         if value is None:
-            if not self.nullable:
-                raise NotCompiled(self.key)
+            if not field.nullable:
+                raise NotCompiled(field.key)
             return None
-        if self.is_list:
-            return [self._one(item) for item in value]
-        return self._one(value)
+        if field.is_list:
+            return [self.one(field, item) for item in value]
+        return self.one(field, value)
 
-    def _one(self, value: Any) -> Any:
-        if self.serialize is not None:
-            return self.serialize(value)
-        return {field.key: field.render(getattr(value, field.key)) for field in self.fields}
+    def one(self, field: Field, value: Any) -> Any:
+        if field.serialize is not None:
+            return field.serialize(value)
+        return self.object(field.fields, value)
+
+    def object(self, fields: tuple[Field, ...], value: Any) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        for field in fields:
+            if field.constant is not None:
+                found[field.key] = field.constant
+            elif field.resolver is not None:
+                found[field.key] = None  # keeps the key's place until its resolver answers
+                self.waiting.append((found, field, value))
+            else:
+                found[field.key] = self.value(field, getattr(value, field.name))
+        return found
+
+    async def settle(self) -> None:
+        """Call the waiting resolvers, one level of the tree at a time, each level's calls together."""
+        while self.waiting:
+            level, self.waiting = self.waiting, []
+            tasks = [
+                asyncio.ensure_future(_awaited(field.call(parent, self.info, self.variables)))
+                for _, field, parent in level
+            ]
+            try:
+                results = await asyncio.gather(*tasks)
+            except BaseException:
+                for task in tasks:
+                    task.cancel()
+                raise
+            for (found, field, _), result in zip(level, results, strict=True):
+                found[field.key] = self.value(field, result)
+
+
+async def _awaited(value: Any) -> Any:
+    return await value if inspect.isawaitable(value) else value
 
 
 @dataclass(frozen=True)
 class Plan:
-    root_key: str
-    resolver: Callable[..., Awaitable[Any]]
-    arguments: tuple[tuple[str, Callable[[Mapping[str, Any]], Any]], ...]
-    result: Field
+    fields: tuple[Field, ...]  # the root fields
 
     async def run(self, context: Context, variables: Mapping[str, Any]) -> dict[str, Any]:
-        kwargs = {name: read(variables) for name, read in self.arguments}
-        kwargs = {name: value for name, value in kwargs.items() if value is not Undefined}
-        value = await self.resolver(None, info=PlanInfo(context), **kwargs)
-        return {self.root_key: self.result.render(value)}
+        run = _Run(context, variables)
+        data = run.object(self.fields, None)
+        await run.settle()
+        return data
 
 
 def _unwrap(graphql_type: Any) -> tuple[bool, bool, Any]:
     nullable = not isinstance(graphql_type, GraphQLNonNull)
     inner = graphql_type.of_type if not nullable else graphql_type
     is_list = isinstance(inner, GraphQLList)
-    named = inner
-    while isinstance(named, GraphQLList | GraphQLNonNull):
-        named = named.of_type
+    named = inner.of_type if is_list else inner
+    named = named.of_type if isinstance(named, GraphQLNonNull) else named
+    if isinstance(named, GraphQLList | GraphQLNonNull):
+        raise NotCompiled("a list of lists")
     return nullable, is_list, named
 
 
-class _Builder:
-    def __init__(self, schema: strawberry.Schema) -> None:
-        self.schema = schema
-
-    def definition(self, name: str) -> StrawberryObjectDefinition:
-        found = self.schema.get_type_by_name(name)
-        if not isinstance(found, StrawberryObjectDefinition):
-            raise NotCompiled(name)
-        return found
-
-    def field(self, parent: GraphQLObjectType, node: FieldNode) -> Field:
-        if node.alias or node.arguments or node.directives or node.name.value not in parent.fields:
-            raise NotCompiled(node.name.value)
-        strawberry_field = self.definition(parent.name).get_field(node.name.value)
-        if strawberry_field is None or strawberry_field.base_resolver is not None:
-            raise NotCompiled(node.name.value)  # a resolver field (navigation) runs through graphql-core
-        nullable, is_list, named = _unwrap(parent.fields[node.name.value].type)
-        if isinstance(named, GraphQLScalarType | GraphQLEnumType):
-            return Field(node.name.value, nullable, is_list, named.serialize, ())
-        return Field(node.name.value, nullable, is_list, None, self.fields(named, node.selection_set))
-
-    def fields(self, parent: GraphQLObjectType, selection: SelectionSetNode | None) -> tuple[Field, ...]:
-        nodes = selection.selections if selection else ()
-        if not all(isinstance(node, FieldNode) for node in nodes):
-            raise NotCompiled("fragments")
-        return tuple(self.field(parent, cast(FieldNode, node)) for node in nodes)
-
-
-def _argument_reader(node: Any, argument: Any, input_class: type | None) -> Callable[[Mapping[str, Any]], Any]:
+def _argument_reader(node: Any, argument: GraphQLArgument, input_class: type | None) -> Reader:
     def read(variables: Mapping[str, Any]) -> Any:
         if isinstance(node, VariableNode):
             value = variables.get(node.name.value, Undefined)
@@ -137,25 +167,71 @@ def _input_class(strawberry_type: Any) -> type | None:
     return cast(type, inner) if hasattr(inner, "__strawberry_definition__") else None
 
 
+def _resolver(field: StrawberryField) -> Callable[..., Any]:
+    """The function a field's resolver wraps, when it takes (self, info, arguments) and nothing else."""
+    resolver = field.base_resolver
+    if resolver is None or field.extensions or field.permission_classes or field.directives:
+        raise NotCompiled(field.python_name)
+    if resolver.root_parameter or resolver.parent_parameter or (resolver.info_parameter or _NO_INFO).name != "info":
+        raise NotCompiled(field.python_name)
+    return cast(Callable[..., Any], resolver.wrapped_func)
+
+
+_NO_INFO = inspect.Parameter("no_info", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+
+
+class _Builder:
+    def __init__(self, schema: strawberry.Schema) -> None:
+        self.schema = schema
+
+    def definition(self, name: str) -> StrawberryObjectDefinition:
+        found = self.schema.get_type_by_name(name)
+        if not isinstance(found, StrawberryObjectDefinition):
+            raise NotCompiled(name)
+        return found
+
+    def field(self, parent: GraphQLObjectType, node: FieldNode) -> Field:
+        name = node.name.value
+        key = node.alias.value if node.alias else name
+        if node.directives:
+            raise NotCompiled(name)
+        if name == TYPENAME:
+            return Field(key, name, False, False, None, (), constant=parent.name)
+        strawberry_field = self.definition(parent.name).get_field(name)
+        if strawberry_field is None or name not in parent.fields:
+            raise NotCompiled(name)
+        graphql_field = parent.fields[name]
+        nullable, is_list, named = _unwrap(graphql_field.type)
+        serialize = named.serialize if isinstance(named, GraphQLScalarType | GraphQLEnumType) else None
+        fields = () if serialize else self.fields(named, node.selection_set)
+        if strawberry_field.base_resolver is None:
+            if node.arguments:
+                raise NotCompiled(name)
+            return Field(key, strawberry_field.python_name, nullable, is_list, serialize, fields)
+        types = {argument.python_name: argument.type for argument in strawberry_field.arguments}
+        arguments = tuple(
+            (
+                a.name.value,
+                _argument_reader(a.value, graphql_field.args[a.name.value], _input_class(types[a.name.value])),
+            )
+            for a in node.arguments or ()
+        )
+        resolver = _resolver(strawberry_field)
+        return Field(key, name, nullable, is_list, serialize, fields, resolver, arguments)
+
+    def fields(self, parent: GraphQLObjectType, selection: SelectionSetNode | None) -> tuple[Field, ...]:
+        nodes = selection.selections if selection else ()
+        if not all(isinstance(node, FieldNode) for node in nodes):
+            raise NotCompiled("fragments")
+        fields = tuple(self.field(parent, cast(FieldNode, node)) for node in nodes)
+        if len({field.key for field in fields}) != len(fields):
+            raise NotCompiled("a key selected twice")  # graphql-core merges those selections
+        return fields
+
+
 def compile_operation(schema: strawberry.Schema, operation: OperationDefinitionNode) -> Plan:
-    """The plan of a one-root-field query; raises NotCompiled for any other shape."""
-    root_type = schema._schema.query_type
-    nodes = operation.selection_set.selections
-    if root_type is None or len(nodes) != 1 or not isinstance(nodes[0], FieldNode) or nodes[0].alias:
+    """The plan of a query of plain field selections; raises NotCompiled for any other shape."""
+    root = schema._schema.query_type
+    if root is None or operation.operation is not OperationType.QUERY or operation.directives:
         raise NotCompiled("shape")
-    node = nodes[0]
-    builder = _Builder(schema)
-    root = builder.definition(root_type.name).get_field(node.name.value)
-    if root is None or root.base_resolver is None:
-        raise NotCompiled(node.name.value)
-    graphql_field = root_type.fields[node.name.value]
-    types = {argument.python_name: argument.type for argument in root.arguments}
-    arguments = tuple(
-        (name, _argument_reader(a.value, graphql_field.args[name], _input_class(types[name])))
-        for a in node.arguments or ()
-        for name in (a.name.value,)
-    )
-    nullable, is_list, named = _unwrap(graphql_field.type)
-    result = Field(node.name.value, nullable, is_list, None, builder.fields(named, node.selection_set))
-    resolver = cast(Callable[..., Awaitable[Any]], root.base_resolver.wrapped_func)
-    return Plan(node.name.value, resolver, arguments, result)
+    return Plan(_Builder(schema).fields(root, operation.selection_set))

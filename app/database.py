@@ -17,8 +17,10 @@ import asyncpg
 import orjson
 import sqlalchemy.exc
 from sqlalchemy import ClauseElement, Dialect, Executable
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import PoolProxiedConnection
 from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.types import ARRAY, TypeEngine
 
 from app.errors import UpstreamUnavailable
 from app.settings import Settings
@@ -30,7 +32,7 @@ NAME_WORD_SIMILARITY = 0.6  # pg_trgm word_similarity of a query within a name f
 UPSTREAM_SQLSTATE_CLASSES = ("08", "53", "57")
 CONNECT_TIMEOUT_S = 3.0
 POOL_TIMEOUT_S = 2.0
-SQL_LOG = logging.getLogger("isnad_graphql.sql")  # every statement, at DEBUG
+SQL_LOG = logging.getLogger("isnad_graphql.sql")  # every statement at DEBUG, its record's `arguments` too
 
 
 def sqlalchemy_url(url: str) -> str:
@@ -77,15 +79,13 @@ def _is_upstream(error: BaseException) -> bool:
 
 def _is_disconnect(error: BaseException) -> bool:
     """The connection itself is gone (the server restarted or dropped it), whatever ran on it."""
-    if isinstance(error, sqlalchemy.exc.DBAPIError):
-        return error.connection_invalidated
     return isinstance(error, asyncpg.PostgresConnectionError | asyncpg.InterfaceError | ConnectionError)
 
 
 @dataclass(frozen=True)
 class _Compiled:
-    """A module-level statement compiled once for the dialect: its SQL ($1, $2 ...), the names of its
-    parameters in that order, the values bound in the statement itself, and each parameter's conversion."""
+    """A statement compiled for the dialect: its SQL ($1, $2 ...), the names of its parameters in that
+    order, the values bound in the statement itself, and each parameter's conversion."""
 
     statement: Executable  # held, so that its id() is never reused while it is in the cache
     sql: str
@@ -97,9 +97,9 @@ class _Compiled:
     def of(cls, statement: Executable, dialect: Dialect) -> "_Compiled":
         compiled = statement.compile(dialect=dialect) if isinstance(statement, ClauseElement) else None
         if not isinstance(compiled, SQLCompiler):
-            raise TypeError("a Bound statement is a SQL expression")
+            raise TypeError("a statement of the API is a SQL expression")
         if compiled.post_compile_params or compiled.literal_execute_params:
-            raise ValueError("a Bound statement takes arrays (= ANY(:keys)), never expanding IN lists")
+            raise ValueError("a statement of the API takes arrays (= ANY(:keys)), never expanding IN lists")
         names = tuple(compiled.positiontup or ())
         binds = [compiled.binds[name] for name in names]
         return cls(
@@ -107,13 +107,22 @@ class _Compiled:
             compiled.string,
             names,
             {name: bind.effective_value for name, bind in zip(names, binds, strict=True) if not bind.required},
-            tuple(bind.type.dialect_impl(dialect).bind_processor(dialect) for bind in binds),
+            tuple(_converter(bind.type, dialect) for bind in binds),
         )
 
     def arguments(self, params: Mapping[str, Any]) -> tuple[Any, ...]:
         """The positional arguments of one execution: `params` by name, else the statement's own values."""
         values = (params[name] if name in params else self.defaults[name] for name in self.names)
         return tuple(v if convert is None else convert(v) for v, convert in zip(values, self.converters, strict=True))
+
+
+def _converter(bound: TypeEngine[Any], dialect: Dialect) -> Callable[[Any], Any] | None:
+    """What SQLAlchemy would do to a value of this type before the driver takes it; nothing for an array
+    of values that need no conversion (asyncpg takes the list as it is)."""
+    impl = bound.dialect_impl(dialect)
+    if isinstance(impl, ARRAY) and impl.item_type.dialect_impl(dialect).bind_processor(dialect) is None:
+        return None
+    return impl.bind_processor(dialect)
 
 
 _compiled: dict[int, _Compiled] = {}  # by id() of the module-level statement (the API has one dialect: asyncpg)
@@ -131,14 +140,14 @@ class Bound:
     """A statement built once, at module level, with named `bindparam`s, and their values for one execution.
 
     Compiled on its first execution; then it runs as its SQL string with these values as positional
-    arguments: no statement building, cache key or compilation per call."""
+    arguments: no statement building or compilation per call."""
 
     statement: Executable
     params: Mapping[str, Any]
 
 
 class Row(Protocol):
-    """A result row read by column name: asyncpg's Record, or SQLAlchemy's RowMapping."""
+    """A result row read by column name (asyncpg's Record)."""
 
     def __getitem__(self, key: str, /) -> Any: ...
 
@@ -148,17 +157,17 @@ class Row(Protocol):
 
 
 class RequestDatabase:
-    """One request's access to the database: its statements run one at a time on one connection.
+    """One request's access to the database: its statements run one at a time on one pooled connection.
 
-    `fetch(Bound(statement, params))` runs a module-level statement compiled once, on the driver's
-    connection itself; `fetch(statement)` runs a statement built per request through SQLAlchemy (and its
-    compiled cache). Each statement is its own implicit transaction, READ ONLY by the session's default,
-    with the session's statement timeout: no BEGIN and ROLLBACK round trips around a request.
+    SQLAlchemy builds and compiles the statements and keeps the pool; they run on the driver's connection
+    itself. `fetch(Bound(statement, params))` runs a module-level statement compiled once; `fetch(statement)`
+    compiles a statement built for this request. Each statement is its own implicit transaction, READ ONLY
+    by the session's default, with the session's statement timeout: no BEGIN and ROLLBACK round trips.
     """
 
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
-        self._connection: AsyncConnection | None = None
+        self._connection: PoolProxiedConnection | None = None
         self._lock = asyncio.Lock()
         self.statements = 0  # how many the request ran
         self.seconds = 0.0  # how long they took, as the API saw it
@@ -167,7 +176,7 @@ class RequestDatabase:
         async with self._lock:
             started = time.perf_counter()
             try:
-                return await self._execute(statement)
+                return await self._execute(_compiled_for(statement, self._engine.dialect), _params(statement))
             except Exception as error:
                 if _is_upstream(error):
                     raise UpstreamUnavailable() from error
@@ -176,53 +185,49 @@ class RequestDatabase:
                 self.statements += 1
                 self.seconds += time.perf_counter() - started
 
-    async def _execute(self, statement: Executable | Bound) -> Sequence[Row]:
+    async def _execute(self, plan: _Compiled, params: Mapping[str, Any]) -> Sequence[Row]:
         """Run on the request's connection. A pooled connection that the server dropped while it sat idle
         (a restart) fails at its first statement: that one is retried once on a fresh connection, which is
         safe, as the request has read nothing yet."""
         first = self._connection is None
         connection = self._connection or await self._connect()
         try:
-            return await _run(connection, statement)
+            return await _run(connection, plan, params)
         except Exception as error:
             if not (first and _is_disconnect(error)):
                 raise
-            await connection.invalidate()
+            self._connection = None
+            connection.invalidate(error)
             await self._engine.dispose()  # the pool's other idle connections died with this one
-        self._connection = None
-        return await _run(await self._connect(), statement)
+        return await _run(await self._connect(), plan, params)
 
-    async def _connect(self) -> AsyncConnection:
-        self._connection = await self._engine.connect()
+    async def _connect(self) -> PoolProxiedConnection:
+        self._connection = await self._engine.raw_connection()
         return self._connection
 
     async def close(self) -> None:
-        """Give the connection back to the pool."""
+        """Give the connection back to the pool (nothing to roll back: no transaction is left open)."""
         if self._connection is not None:
             connection, self._connection = self._connection, None
-            try:
-                await connection.close()
-            except Exception as error:
-                if not _is_upstream(error):
-                    raise
+            connection.close()
 
 
-def _driver(connection: AsyncConnection) -> asyncpg.Connection:
-    """The asyncpg connection under a checked-out connection (no await: it is already established)."""
-    return cast(asyncpg.Connection, connection.sync_connection.connection.driver_connection)  # type: ignore[union-attr]
-
-
-async def _run(connection: AsyncConnection, statement: Executable | Bound) -> Sequence[Row]:
-    logged = SQL_LOG.isEnabledFor(logging.DEBUG)
+def _compiled_for(statement: Executable | Bound, dialect: Dialect) -> _Compiled:
     if isinstance(statement, Bound):
-        plan = _compiled_once(statement.statement, connection.dialect)
-        if logged:
-            SQL_LOG.debug("%s", plan.sql)
-        return cast(Sequence[Row], await _driver(connection).fetch(plan.sql, *plan.arguments(statement.params)))
-    if logged:
-        SQL_LOG.debug("%s", cast(ClauseElement, statement).compile(dialect=connection.dialect))
-    result = await connection.execute(statement)
-    return result.mappings().all()
+        return _compiled_once(statement.statement, dialect)
+    return _Compiled.of(statement, dialect)
+
+
+def _params(statement: Executable | Bound) -> Mapping[str, Any]:
+    return statement.params if isinstance(statement, Bound) else {}
+
+
+async def _run(connection: PoolProxiedConnection, plan: _Compiled, params: Mapping[str, Any]) -> Sequence[Row]:
+    arguments = plan.arguments(params)
+    if SQL_LOG.isEnabledFor(logging.DEBUG):
+        SQL_LOG.debug("%s", plan.sql, extra={"arguments": arguments})
+    driver = cast(asyncpg.Connection, connection.driver_connection)
+    return cast(Sequence[Row], await driver.fetch(plan.sql, *arguments))
 
 
 async def ping(engine: AsyncEngine) -> bool:

@@ -20,6 +20,7 @@ from app.documents import Prepared
 from app.errors import ErrorCode, to_closed_set
 
 logger = logging.getLogger("isnad_graphql")
+MAX_PLANS = 1_000  # compiled operations kept (persisted ones are compiled again after a clear)
 
 
 @dataclass(frozen=True)
@@ -42,20 +43,28 @@ class Outcome:
 
 
 class Executor:
-    def __init__(self, schema: GraphQLSchema, engine: AsyncEngine, sources: SourceCatalog, allowed: CostLimits):
-        self.schema = schema
+    def __init__(
+        self, strawberry_schema: strawberry.Schema, engine: AsyncEngine, sources: SourceCatalog, allowed: CostLimits
+    ) -> None:
+        self.schema: GraphQLSchema = strawberry_schema._schema
         self.engine = engine
         self.sources = sources
         self.allowed = allowed
-        self.plans: dict[str, Plan] = {}  # compiled persisted documents, by text
-        self.measures = MeasureCache(schema)
+        self.strawberry_schema = strawberry_schema
+        self.plans: dict[tuple[str, str | None], Plan | None] = {}  # by document and operation; None: none
+        self.measures = MeasureCache(self.schema)
 
-    def compile(self, schema: strawberry.Schema, prepared: Prepared) -> None:
-        """Give the document a compiled plan, when its shape allows one."""
-        try:
-            self.plans[prepared.text] = compile_operation(schema, prepared.operation(None))
-        except NotCompiled:
-            logger.info("not compiled: %s", prepared.text[:60])
+    def plan(self, prepared: Prepared, operation_name: str | None) -> Plan | None:
+        """The operation's compiled plan, made on its first run, or None when its shape has none."""
+        key = (prepared.text, operation_name)
+        if key not in self.plans:
+            if len(self.plans) >= MAX_PLANS:
+                self.plans.clear()
+            try:
+                self.plans[key] = compile_operation(self.strawberry_schema, prepared.operation(operation_name))
+            except NotCompiled:
+                self.plans[key] = None
+        return self.plans[key]
 
     def admit(self, prepared: Prepared, operation_name: str | None, variables: Mapping[str, Any]) -> Admitted:
         """The operation with its coerced variables and cost; raises an error of the closed set when it
@@ -69,7 +78,7 @@ class Executor:
     async def run(self, prepared: Prepared, admitted: Admitted) -> Outcome:
         db = RequestDatabase(self.engine)
         try:
-            plan = self.plans.get(prepared.text)
+            plan = self.plan(prepared, admitted.operation_name)
             if plan is not None:
                 data = await self._run_plan(plan, create_context(db, self.sources), admitted)
                 if data is not None:

@@ -72,9 +72,19 @@ def _pairs(pairs: Sequence[tuple[int, int]], rng: random.Random) -> list[Variabl
     return [{"narrator_a_id": a, "narrator_b_id": b} for a, b in chosen if a != b]
 
 
+def _random(seed: int) -> random.Random:
+    return random.Random(seed)  # noqa: S311 (reproducible sampling, not cryptography)
+
+
+async def pick_hadith_with_chains(conn: asyncpg.Connection, seed: int, count: int) -> list[int]:
+    """`count` hadith that have chains, drawn as `pick_arguments` draws its first (with the same seed, its
+    `get_hadith` ids open this list)."""
+    return _random(seed).sample(await _column(conn, HADITH_WITH_CHAINS), count)
+
+
 async def pick_arguments(conn: asyncpg.Connection, seed: int, count: int) -> dict[str, list[Variables]]:
     """`count` argument sets (GraphQL variables) per tool."""
-    rng = random.Random(seed)  # noqa: S311 (reproducible sampling, not cryptography)
+    rng = _random(seed)
     hadith = rng.sample(await _column(conn, HADITH_WITH_CHAINS), count)
     commented = rng.sample(await _column(conn, HADITH_WITH_COMMENTARY), count)
     narrators = rng.sample(await _column(conn, NARRATORS_IN_CHAINS), count)

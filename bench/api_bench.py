@@ -6,10 +6,10 @@ Uses ISNAD_DATABASE_URL, else the embedded PostgreSQL. For each tool:
 - API: `isnad-graphql serve --workers 1` in a subprocess, the tool's persisted document POSTed by httpx
   by its id (`documentId: "sha256:..."`; its text with --send-text), keep-alive, `concurrency`
   requests in flight, arguments picked from the database (bench/api_args.py);
-- SQL floor: for the same arguments, the statements the API issues (captured in-process from the
-  SQLAlchemy engine, in order, with their parameters), replayed through asyncpg: one pooled
-  connection per request, one statement after the other, inside a read-only transaction rolled back
-  at the end, as the API does. It excludes HTTP, GraphQL, resolvers and JSON.
+- SQL floor: for the same arguments, the statements the API issues (captured in-process from its
+  statement log, in order, with their arguments), replayed through asyncpg: one pooled connection per
+  request, one statement after the other, each its own READ ONLY transaction, as the API does. It
+  excludes HTTP, GraphQL, resolvers and JSON.
 A script that prints figures, never a test.
 """
 
@@ -17,20 +17,17 @@ import argparse
 import asyncio
 import hashlib
 import itertools
+import logging
 import os
 import platform
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import asyncpg
 import httpx
@@ -38,18 +35,18 @@ import orjson
 from rich import box
 from rich.console import Console
 from rich.table import Table
-from sqlalchemy import event
 
 from app.asgi import create_app
+from app.database import SQL_LOG
 from app.embedded import database_url
 from app.settings import Settings, load_settings
 from bench.api_args import Variables, pick_arguments
+from bench.servers import running_api
 from schema.contract import TOOLS
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 20261130
 ARGUMENT_SETS = 200
-READY_TIMEOUT_S = 30.0
 REQUEST_TIMEOUT_S = 30.0
 JSON = {"content-type": "application/json"}
 ERRORS_KEY = b'"errors":'  # outside a JSON string only: a quote inside one is escaped
@@ -151,47 +148,6 @@ async def check_responses(client: httpx.AsyncClient, tool: str, payloads: Sequen
         raise SystemExit(f"{tool}: {len(failed)} of {len(payloads)} responses failed, e.g. {response.text[:500]}")
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-
-
-@contextmanager
-def api_server(url: str, port: int) -> Iterator[IO[bytes]]:
-    """`isnad-graphql serve --workers 1` on `port`, reading `url`; yields its stderr (a file)."""
-    command = [str(Path(sys.executable).with_name("isnad-graphql")), "serve", "--port", str(port), "--workers", "1"]
-    env = {**os.environ, "ISNAD_DATABASE_URL": url}
-    with tempfile.TemporaryFile() as stderr:
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=stderr)  # noqa: S603
-        try:
-            yield stderr
-        finally:
-            _stop(process)
-
-
-async def wait_ready(client: httpx.AsyncClient, stderr: IO[bytes]) -> None:
-    deadline = time.monotonic() + READY_TIMEOUT_S
-    while time.monotonic() < deadline:
-        try:
-            if (await client.get("/readyz")).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        await asyncio.sleep(0.1)
-    stderr.seek(0)
-    raise SystemExit(f"the API was not ready in {READY_TIMEOUT_S:.0f} s:\n{stderr.read().decode()[-2000:]}")
-
-
 # -- the SQL the API issues -------------------------------------------------------------------------
 
 
@@ -204,25 +160,36 @@ async def capture_statements(
     once per process (the source catalog), as a warm server has.
     """
     app = create_app(settings, url)
-    recorded: list[Statement] = []
-
-    def record(conn: object, cursor: object, statement: str, parameters: Any, *args: object) -> None:
-        recorded.append((statement, tuple(parameters)))
-
-    event.listen(app.state.engine.sync_engine, "before_cursor_execute", record)
+    recorder = _Recorder()
+    SQL_LOG.addHandler(recorder)
+    SQL_LOG.setLevel(logging.DEBUG)
     captured: dict[str, list[list[Statement]]] = {}
     transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
-        for tool, argument_sets in arguments.items():
-            await check_responses(client, tool, bodies(tool, argument_sets[:1], by_id), 1)
-        for tool, argument_sets in arguments.items():
-            captured[tool] = []
-            for payload in bodies(tool, argument_sets, by_id):
-                recorded.clear()
-                await check_responses(client, tool, [payload], 1)
-                captured[tool].append(list(recorded))
-    await app.state.engine.dispose()
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
+            for tool, argument_sets in arguments.items():
+                await check_responses(client, tool, bodies(tool, argument_sets[:1], by_id), 1)
+            for tool, argument_sets in arguments.items():
+                captured[tool] = []
+                for payload in bodies(tool, argument_sets, by_id):
+                    recorder.recorded.clear()
+                    await check_responses(client, tool, [payload], 1)
+                    captured[tool].append(list(recorder.recorded))
+    finally:
+        SQL_LOG.removeHandler(recorder)
+        await app.state.engine.dispose()
     return captured
+
+
+class _Recorder(logging.Handler):
+    """The API's statement log (app.database.SQL_LOG): each statement with its arguments."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.recorded: list[Statement] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.recorded.append((record.getMessage(), tuple(getattr(record, "arguments", ()))))
 
 
 def server_settings(settings: Settings) -> dict[str, str]:
@@ -235,8 +202,8 @@ def server_settings(settings: Settings) -> dict[str, str]:
     }
 
 
-async def _rollback_only(connection: object) -> None:
-    """Release as SQLAlchemy's pool does: the rollback only (asyncpg's default reset adds a query)."""
+async def _no_reset(connection: object) -> None:
+    """Release as the API does: nothing to reset (asyncpg's default reset adds a query)."""
 
 
 async def sql_pool(settings: Settings, url: str) -> asyncpg.Pool:
@@ -245,20 +212,15 @@ async def sql_pool(settings: Settings, url: str) -> asyncpg.Pool:
         min_size=settings.pool_size,
         max_size=settings.pool_size,
         server_settings=server_settings(settings),
-        reset=_rollback_only,
+        reset=_no_reset,
     )
 
 
 def sql_call(pool: asyncpg.Pool, requests: Sequence[Sequence[Statement]]) -> Call:
     async def call(number: int) -> bool:
-        async with pool.acquire() as connection:
-            transaction = connection.transaction()  # READ ONLY: default_transaction_read_only
-            await transaction.start()
-            try:
-                for statement, parameters in requests[number % len(requests)]:
-                    await connection.fetch(statement, *parameters)
-            finally:
-                await transaction.rollback()
+        async with pool.acquire() as connection:  # each statement READ ONLY: default_transaction_read_only
+            for statement, parameters in requests[number % len(requests)]:
+                await connection.fetch(statement, *parameters)
         return True
 
     return call
@@ -326,13 +288,12 @@ async def measure(settings: Settings, url: str, options: Options, console: Conso
     console.print(f"PostgreSQL {version}; capturing the SQL of {sum(map(len, arguments.values()))} requests ...")
     by_id = not options.send_text
     captured = await capture_statements(settings, url, arguments, by_id)
-    port, n = free_port(), options.concurrency
+    n = options.concurrency
     limits = httpx.Limits(max_connections=n, max_keepalive_connections=n)
     results = []
-    with api_server(url, port) as stderr:
-        base_url = f"http://127.0.0.1:{port}"
+    with running_api(url) as api:
+        base_url = f"http://127.0.0.1:{api.port}"
         async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=REQUEST_TIMEOUT_S) as client:
-            await wait_ready(client, stderr)
             pool = await sql_pool(settings, url)
             try:
                 for tool in options.tools:
@@ -401,8 +362,8 @@ def report(results: Sequence[Result], options: Options, settings: Settings, firs
     console.print(table(results))
     console.print(
         "SQL floor: the statements the API issues for the same arguments, replayed through asyncpg on one "
-        "pooled connection per request inside a READ ONLY transaction; it excludes HTTP, GraphQL, the resolvers "
-        "and JSON. stmts/req excludes BEGIN and ROLLBACK."
+        "pooled connection per request, each statement its own READ ONLY transaction; it excludes HTTP, GraphQL, "
+        "the resolvers and JSON."
     )
     console.print(
         f"Caveat: the HTTP client (httpx, this process), the API and PostgreSQL share the same {cpus()} CPUs; "

@@ -4,7 +4,11 @@
 --
 -- Each thread reads the file once and formats every request up front, so that a request costs wrk
 -- one random number. A response that is not 200, or whose body carries GraphQL `"errors":`, is
--- counted; `done` prints the total as "bad responses: N" (bench/load.py reads it).
+-- counted; so are the SQL statements and milliseconds that the API reports in its header
+-- `server-timing: sql;dur=<ms>;desc="<N> statements"`. `done` prints the totals (bench/wrk.py reads them):
+--
+--   bad responses: N
+--   sql statements: N in M responses, T ms
 
 local threads = {}
 
@@ -13,7 +17,11 @@ function setup(thread)
    table.insert(threads, thread)
 end
 
-bad = 0 -- global: `done` reads it from each thread's state
+-- globals: `done` reads them from each thread's state
+bad = 0
+statements = 0 -- over the responses that carry a server-timing header
+timed = 0 -- those responses
+sql_ms = 0
 
 local prepared = {}
 
@@ -36,16 +44,35 @@ function request()
    return prepared[math.random(#prepared)]
 end
 
+local function count_sql(timing)
+   local count = string.match(timing, 'desc="(%d+) statements"')
+   if count then
+      statements = statements + tonumber(count)
+      sql_ms = sql_ms + (tonumber(string.match(timing, "sql;dur=([%d.]+)")) or 0)
+      timed = timed + 1
+   end
+end
+
 function response(status, headers, body)
    if status ~= 200 or string.find(body, '"errors":', 1, true) then
       bad = bad + 1
    end
+   local timing = headers["server-timing"] or headers["Server-Timing"]
+   if timing then
+      count_sql(timing)
+   end
+end
+
+local function total(name)
+   local sum = 0
+   for _, thread in ipairs(threads) do
+      sum = sum + thread:get(name)
+   end
+   return sum
 end
 
 function done(summary, latency, requests)
-   local total = 0
-   for _, thread in ipairs(threads) do
-      total = total + thread:get("bad")
-   end
-   io.write(string.format("bad responses: %d\n", total))
+   io.write(string.format("bad responses: %d\n", total("bad")))
+   io.write(string.format("sql statements: %d in %d responses, %.1f ms\n", total("statements"), total("timed"),
+      total("sql_ms")))
 end

@@ -6,7 +6,7 @@ every table and column the API reads is one the importer's schema (ingest/schema
 import re
 from importlib import resources
 
-import sqlalchemy.exc
+import asyncpg
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -32,9 +32,8 @@ async def write_sqlstate(engine: AsyncEngine) -> str | None:
     db = RequestDatabase(engine)
     try:
         await db.fetch(text(WRITE_PROBE))
-    except sqlalchemy.exc.DBAPIError as error:
-        cause = error.orig.__cause__ if error.orig is not None else None
-        return getattr(error.orig, "sqlstate", None) or getattr(cause, "sqlstate", None)
+    except asyncpg.PostgresError as error:
+        return str(error.sqlstate)
     finally:
         await db.close()
     return None

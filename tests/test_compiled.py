@@ -1,5 +1,5 @@
-"""Compiled persisted documents answer exactly what graphql-core's execution answers, byte for byte,
-over many real arguments of every tool."""
+"""Compiled operations answer exactly what graphql-core's execution answers, byte for byte: the persisted
+documents over many real arguments of every tool, and free documents that navigate the graph."""
 
 from typing import Any
 
@@ -42,7 +42,8 @@ async def test_a_compiled_tool_answers_byte_for_byte_as_graphql_core(
     executor: Executor = app.state.executor
     operation = next(op for op in read_documents(DEFAULT_DIR) if op.name == tool)
     prepared = Documents(executor.schema, 10_000).prepare(operation.body)
-    plan = executor.plans[prepared.text]
+    plan = executor.plan(prepared, None)
+    assert plan is not None
     cases = await _arguments(database_url, tool)
     assert len(cases) >= 20
     for variables in cases:
@@ -51,6 +52,69 @@ async def test_a_compiled_tool_answers_byte_for_byte_as_graphql_core(
         assert executed.errors == [], (variables, executed.errors)
         assert compiled is not None, variables
         assert orjson.dumps(compiled) == orjson.dumps(executed.data), variables
+
+
+# Free documents as web frontends write them: navigation below the tools, aliases, __typename, variables.
+FREE_DOCUMENTS: dict[str, tuple[str, str]] = {
+    "hadith, chains, nodes, narrators": (
+        """query web($id: Int!) { get_hadith(hadith_id: $id) { __typename hadith_id canonical_reference
+          collection { code name } chains(limit: 20) { chains { chain_number nodes { position narrator_id
+          narrator { canonical_display } } } truncated } } }""",
+        "SELECT DISTINCT hadith_id AS id FROM chain ORDER BY 1 LIMIT 40",
+    ),
+    "two hadith by alias, chains navigating to each narrator's hadiths": (
+        """query two($a: Int!, $b: Int!, $n: Int) { first: get_hadith(hadith_id: $a) { hadith_id }
+          second: get_hadith_chains(hadith_id: $b, limit: $n) { chains { nodes { n: narrator {
+          narrator_id hadiths(limit: 2) { items { hadith_id } truncated } } } } } }""",
+        "SELECT min(hadith_id) AS a, max(hadith_id) AS b, 2 AS n FROM chain GROUP BY hadith_id % 30",
+    ),
+    "relations to their narrators and observations to their hadith": (
+        """query rel($a: Int!, $b: Int!) { get_transmission_relation(narrator_a_id: $a, narrator_b_id: $b, limit: 5) {
+          relations { teacher { narrator_id canonical_display } student { narrator_id } }
+          chain_observations { hadith { hadith_id collection { code } } } } }""",
+        "SELECT teacher_id AS a, student_id AS b FROM transmission_relation ORDER BY relation_id LIMIT 30",
+    ),
+    "narrator hadiths to their chains": (
+        """query occ($id: Int!) { get_narrator_hadiths(narrator_id: $id, limit: 3) { items { hadith {
+          hadith_id chains(limit: 1) { chains { nodes { narrator { narrator_id } } } } } } } }""",
+        "SELECT narrator_id AS id FROM narrator WHERE chain_node_count > 3 ORDER BY narrator_id LIMIT 30",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FREE_DOCUMENTS))
+async def test_a_compiled_free_document_answers_byte_for_byte_as_graphql_core(
+    app: Starlette, database_url: str, name: str
+) -> None:
+    executor: Executor = app.state.executor
+    text, argument_sql = FREE_DOCUMENTS[name]
+    prepared = Documents(executor.schema, 10_000).prepare(text)
+    plan = executor.plan(prepared, None)
+    assert plan is not None
+    cases = await rows(database_url, argument_sql)
+    assert len(cases) >= 20
+    for variables in cases:
+        admitted = executor.admit(prepared, None, variables)
+        compiled, executed = await _both_ways(executor, plan, prepared, admitted)
+        assert executed.errors == [], (variables, executed.errors)
+        assert compiled is not None, variables
+        assert orjson.dumps(compiled) == orjson.dumps(executed.data), variables
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "query { get_hadith(hadith_id: 100001) { ...h } } fragment h on Hadith { hadith_id }",
+        "query ($skip: Boolean!) { get_hadith(hadith_id: 100001) { hadith_id @skip(if: $skip) } }",
+        "query { get_hadith(hadith_id: 100001) { hadith_id } get_hadith(hadith_id: 100001) { canonical_reference } }",
+        "query { __schema { queryType { name } } }",
+    ],
+)
+def test_a_document_the_plans_do_not_handle_gets_none(app: Starlette, text: str) -> None:
+    executor: Executor = app.state.executor
+    prepared = Documents(executor.schema, 10_000).prepare(text)
+
+    assert executor.plan(prepared, None) is None
 
 
 async def _both_ways(

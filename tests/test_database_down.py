@@ -11,6 +11,7 @@ import socket
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
+import asyncpg
 import httpx
 import pytest
 import sqlalchemy
@@ -144,8 +145,8 @@ async def test_the_timeout_reaches_the_request_as_sqlstate_57014(imported: Impor
         await db.close()
         await engine.dispose()
     cause = raised.value.__cause__
-    assert isinstance(cause, sqlalchemy.exc.DBAPIError)
-    assert getattr(cause.orig, "sqlstate", None) == "57014"  # query_canceled: statement_timeout
+    assert isinstance(cause, asyncpg.PostgresError)
+    assert cause.sqlstate == "57014"  # query_canceled: statement_timeout
 
 
 async def test_an_exhausted_pool_is_upstream_unavailable_and_recovers(

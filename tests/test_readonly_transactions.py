@@ -3,10 +3,10 @@ schema: seen from inside a request's own connection (app.database.RequestDatabas
 
 from typing import Any
 
+import asyncpg
 import httpx
 import pytest
-import sqlalchemy
-from sqlalchemy import text
+from sqlalchemy import Executable, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.applications import Starlette
 
@@ -44,11 +44,6 @@ async def _scalar(engine: AsyncEngine, sql: str) -> Any:
     return next(iter(rows[0].values()))
 
 
-def _sqlstate(error: sqlalchemy.exc.DBAPIError) -> str | None:
-    cause = error.orig.__cause__ if error.orig is not None else None
-    return getattr(error.orig, "sqlstate", None) or getattr(cause, "sqlstate", None)
-
-
 async def test_a_request_connection_is_read_only(app: Starlette) -> None:
     assert await _scalar(app.state.engine, "SHOW transaction_read_only") == "on"
     assert await _scalar(app.state.engine, "SHOW default_transaction_read_only") == "on"
@@ -56,14 +51,14 @@ async def test_a_request_connection_is_read_only(app: Starlette) -> None:
 
 @pytest.mark.parametrize("statement", list(WRITES.values()), ids=list(WRITES))
 async def test_a_write_through_the_api_engine_fails_with_sqlstate_25006(app: Starlette, statement: str) -> None:
-    with pytest.raises(sqlalchemy.exc.DBAPIError) as raised:
+    with pytest.raises(asyncpg.PostgresError) as raised:
         await _scalar(app.state.engine, statement)
-    assert _sqlstate(raised.value) == READ_ONLY_SQL_TRANSACTION
+    assert raised.value.sqlstate == READ_ONLY_SQL_TRANSACTION
 
 
 async def test_a_refused_write_changes_nothing(app: Starlette, database_url: str) -> None:
     before = await _scalar(app.state.engine, "SELECT count(*) FROM narrator")
-    with pytest.raises(sqlalchemy.exc.DBAPIError):
+    with pytest.raises(asyncpg.PostgresError):
         await _scalar(app.state.engine, "DELETE FROM narrator")
     assert await _scalar(app.state.engine, "SELECT count(*) FROM narrator") == before
 
@@ -97,7 +92,7 @@ async def test_every_statement_of_a_real_request_runs_read_only(
     fetch = RequestDatabase.fetch
     seen: list[str] = []
 
-    async def fetch_then_look(self: RequestDatabase, statement: sqlalchemy.Executable) -> Any:
+    async def fetch_then_look(self: RequestDatabase, statement: Executable) -> Any:
         rows = await fetch(self, statement)
         seen.append(str((await fetch(self, text("SHOW transaction_read_only")))[0]["transaction_read_only"]))
         return rows
