@@ -1,5 +1,6 @@
 """The ASGI application: /graphql, /tools, /healthz (alive) and /readyz (database reachable)."""
 
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -53,6 +54,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        gc.freeze()  # what start-up built lives as long as the process: the collector need not scan it again
         yield
         await engine.dispose()
 

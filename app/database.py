@@ -56,6 +56,7 @@ def create_engine(settings: Settings, url: str) -> AsyncEngine:
     return create_async_engine(
         sqlalchemy_url(url),
         isolation_level="AUTOCOMMIT",  # each statement its own READ ONLY transaction: no BEGIN, no ROLLBACK
+        pool_reset_on_return=None,  # so nothing is ever left open to reset
         json_deserializer=orjson.loads,
         pool_size=settings.pool_size,
         max_overflow=0,

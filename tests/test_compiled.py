@@ -39,19 +39,8 @@ async def _arguments(database_url: str, tool: str) -> list[dict[str, Any]]:
 async def test_a_compiled_tool_answers_byte_for_byte_as_graphql_core(
     app: Starlette, database_url: str, tool: str
 ) -> None:
-    executor: Executor = app.state.executor
     operation = next(op for op in read_documents(DEFAULT_DIR) if op.name == tool)
-    prepared = Documents(executor.schema, 10_000).prepare(operation.body)
-    plan = executor.plan(prepared, None)
-    assert plan is not None
-    cases = await _arguments(database_url, tool)
-    assert len(cases) >= 20
-    for variables in cases:
-        admitted = executor.admit(prepared, None, variables)
-        compiled, executed = await _both_ways(executor, plan, prepared, admitted)
-        assert executed.errors == [], (variables, executed.errors)
-        assert compiled is not None, variables
-        assert orjson.dumps(compiled) == orjson.dumps(executed.data), variables
+    await _assert_same_bytes(app.state.executor, operation.body, await _arguments(database_url, tool))
 
 
 # Free documents as web frontends write them: navigation below the tools, aliases, __typename, variables.
@@ -86,19 +75,8 @@ FREE_DOCUMENTS: dict[str, tuple[str, str]] = {
 async def test_a_compiled_free_document_answers_byte_for_byte_as_graphql_core(
     app: Starlette, database_url: str, name: str
 ) -> None:
-    executor: Executor = app.state.executor
     text, argument_sql = FREE_DOCUMENTS[name]
-    prepared = Documents(executor.schema, 10_000).prepare(text)
-    plan = executor.plan(prepared, None)
-    assert plan is not None
-    cases = await rows(database_url, argument_sql)
-    assert len(cases) >= 20
-    for variables in cases:
-        admitted = executor.admit(prepared, None, variables)
-        compiled, executed = await _both_ways(executor, plan, prepared, admitted)
-        assert executed.errors == [], (variables, executed.errors)
-        assert compiled is not None, variables
-        assert orjson.dumps(compiled) == orjson.dumps(executed.data), variables
+    await _assert_same_bytes(app.state.executor, text, await rows(database_url, argument_sql))
 
 
 @pytest.mark.parametrize(
@@ -115,6 +93,21 @@ def test_a_document_the_plans_do_not_handle_gets_none(app: Starlette, text: str)
     prepared = Documents(executor.schema, 10_000).prepare(text)
 
     assert executor.plan(prepared, None) is None
+
+
+async def _assert_same_bytes(executor: Executor, text: str, cases: list[dict[str, Any]]) -> None:
+    """The document has a plan, and for each of at least 20 argument sets the plan answers the bytes
+    graphql-core answers, without errors."""
+    prepared = Documents(executor.schema, 10_000).prepare(text)
+    plan = executor.plan(prepared, None)
+    assert plan is not None
+    assert len(cases) >= 20
+    for variables in cases:
+        admitted = executor.admit(prepared, None, variables)
+        compiled, executed = await _both_ways(executor, plan, prepared, admitted)
+        assert executed.errors == [], (variables, executed.errors)
+        assert compiled is not None, variables
+        assert orjson.dumps(compiled) == orjson.dumps(executed.data), variables
 
 
 async def _both_ways(
