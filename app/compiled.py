@@ -105,24 +105,21 @@ class _Run:
         return found
 
     async def settle(self) -> None:
-        """Call the waiting resolvers, one level of the tree at a time, each level's calls together."""
+        """Call the waiting resolvers, one level of the tree at a time, each level's calls together. A level
+        ends when all its calls have: none is cancelled midway through its statement."""
         while self.waiting:
             level, self.waiting = self.waiting, []
-            tasks = [
-                asyncio.ensure_future(_awaited(field.call(parent, self.info, self.variables)))
-                for _, field, parent in level
-            ]
-            try:
-                results = await asyncio.gather(*tasks)
-            except BaseException:
-                for task in tasks:
-                    task.cancel()
-                raise
+            calls = (_call(field, parent, self.info, self.variables) for _, field, parent in level)
+            results = await asyncio.gather(*calls, return_exceptions=True)
+            failed = next((result for result in results if isinstance(result, BaseException)), None)
+            if failed is not None:
+                raise failed
             for (found, field, _), result in zip(level, results, strict=True):
                 found[field.key] = self.value(field, result)
 
 
-async def _awaited(value: Any) -> Any:
+async def _call(field: Field, parent: Any, info: PlanInfo, variables: Mapping[str, Any]) -> Any:
+    value = field.call(parent, info, variables)
     return await value if inspect.isawaitable(value) else value
 
 

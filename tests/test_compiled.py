@@ -95,6 +95,27 @@ def test_a_document_the_plans_do_not_handle_gets_none(app: Starlette, text: str)
     assert executor.plan(prepared, None) is None
 
 
+async def test_a_plan_that_meets_an_error_answers_as_graphql_core(app: Starlette) -> None:
+    """A root field not found while its sibling's statement runs: the plan gives way, and the answer is
+    graphql-core's (NOT_FOUND in its place), never an error of the connection."""
+    executor: Executor = app.state.executor
+    text = """{ missing: get_hadith(hadith_id: 999999999) { hadith_id }
+      found: get_hadith_chains(hadith_id: 100001) { chains { chain_id nodes { narrator { narrator_id } } } } }"""
+    prepared = Documents(executor.schema, 10_000).prepare(text)
+    assert executor.plan(prepared, None) is not None
+    admitted = executor.admit(prepared, None, {})
+    db = RequestDatabase(executor.engine)
+    try:
+        expected = await executor._execute(prepared, create_context(db, executor.sources), admitted)
+    finally:
+        await db.close()
+    for _ in range(20):
+        outcome = await executor.run(prepared, admitted)
+        assert [error.formatted for error in outcome.errors] == [error.formatted for error in expected.errors]
+        assert orjson.dumps(outcome.data) == orjson.dumps(expected.data)
+    assert [error.extensions for error in expected.errors] == [{"code": "NOT_FOUND", "alias": "not_found"}]
+
+
 async def _assert_same_bytes(executor: Executor, text: str, cases: list[dict[str, Any]]) -> None:
     """The document has a plan, and for each of at least 20 argument sets the plan answers the bytes
     graphql-core answers, without errors."""
