@@ -53,12 +53,11 @@ async def get_hadith_commentary(
         raise UnsupportedLanguage("language must be 'fr', 'ar' or null.")
     bound = HADITH_COMMENTARY.resolve(limit)
     hadith_id = require_id(hadith_id, "hadith_id")
-    loaders = info.context.loaders
-    if await loaders.hadith_by_id.load(hadith_id) is None:
+    page = await info.context.loaders.passages_by_hadith_id.load((hadith_id, bound))
+    if page is None:
         raise NotFound("No hadith has this id.")
     if language == "fr":
         return HadithCommentary(hadith_id=hadith_id, passages=[], truncated=False, capability_note=NO_FRENCH)
-    page = await loaders.passages_by_hadith_id.load((hadith_id, bound))
     sources = await info.context.sources.load(info.context.db)
     return HadithCommentary(
         hadith_id=hadith_id,

@@ -128,7 +128,7 @@ TOOL_CALLS: dict[str, tuple[dict[str, Any], str, int, int]] = {
     "get_narrator_profile": ({"narrator_id": 11062}, "entry_limit", 20, 1),  # the narrator and its lists
     "get_narrator_hadiths": ({"narrator_id": 13}, "limit", 50, 1),  # the narrator, its counts and its page
     "get_transmission_relation": ({"narrator_a_id": 11421, "narrator_b_id": 4}, "limit", 20, 1),  # the pair
-    "get_hadith_commentary": ({"hadith_id": 500002}, "limit", 20, 2),  # hadith, passages
+    "get_hadith_commentary": ({"hadith_id": 500002}, "limit", 20, 1),  # the hadith with its passages
 }
 
 

@@ -16,6 +16,7 @@ from sqlalchemy import (
     Integer,
     Label,
     Select,
+    Subquery,
     any_,
     bindparam,
     func,
@@ -70,6 +71,20 @@ def json_rows(
     rows = func.coalesce(func.json_agg(aggregate_order_by(row, *order)), literal_column("'[]'::json"))
     found = select(rows).select_from(source)
     return (found if where is None else found.where(where)).scalar_subquery().label(label)
+
+
+def ranked_rows(statement: Select[Any], order: Sequence[ColumnElement[Any]]) -> Subquery:
+    """A correlated `statement`, each row with its rank in `order`."""
+    return statement.add_columns(func.row_number().over(order_by=order).label(RANK)).subquery()
+
+
+def json_first(
+    statement: Select[Any], columns: Sequence[str], *, order: Sequence[ColumnElement[Any]], label: str, most: str = MOST
+) -> Label[Any]:
+    """The first `:most` rows of a correlated `statement` in `order`, as `json_rows`."""
+    rows = ranked_rows(statement, order)
+    kept = rows.c[RANK] <= bindparam(most, type_=Integer)
+    return json_rows(rows, columns, order=[rows.c[RANK]], where=kept, label=label)
 
 
 def ranked(

@@ -4,10 +4,10 @@ from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any
 
-from sqlalchemy import Integer, Label, Select, bindparam, select
+from sqlalchemy import Label, Select, select
 
 from app.data import tables as t
-from app.data.batch import KEYS, MOST, PageQuery, any_key, deduplicated, in_key_order, json_rows, most_of, page_of
+from app.data.batch import KEYS, MOST, any_key, deduplicated, in_key_order, json_first, json_rows, most_of, page_of
 from app.data.records import (
     BookRecord,
     ChainRecord,
@@ -135,15 +135,8 @@ def _chains_by_hadith_id() -> Select[Any]:
     """Each hadith's reference and own record, with its first `:most` chains by chain_number, each with its
     nodes by position (a chain has fewer than 100 nodes by construction), as one JSON tree."""
     h, c = t.hadith, t.chain
-    first = (
-        select(c, _nodes_of_chain())
-        .where(c.c.hadith_id == h.c.hadith_id)
-        .order_by(c.c.chain_number)
-        .limit(bindparam(MOST, type_=Integer))
-        .correlate(h)
-        .subquery()
-    )
-    chains = json_rows(first, CHAIN_COLUMNS, order=[first.c.chain_number], label="chains")
+    statement = select(c, _nodes_of_chain()).where(c.c.hadith_id == h.c.hadith_id).correlate(h)
+    chains = json_first(statement, CHAIN_COLUMNS, order=[c.c.chain_number], label="chains")
     own = (h.c.source_id, h.c.edition_id, h.c.source_key)
     return select(h.c.hadith_id, h.c.canonical_reference, *own, chains).where(any_key(h.c.hadith_id))
 
@@ -169,31 +162,26 @@ async def chains_by_hadith_id(db: RequestDatabase, keys: Sequence[BoundedKey]) -
     return [None if (row := rows.get(h)) is None else _hadith_chains(row, limit) for h, limit in keys]
 
 
-def _passage(row: Row) -> PassageRecord:
-    return PassageRecord(
-        passage_id=row["passage_id"],
-        hadith_id=row["hadith_id"],
-        source_id=row["source_id"],
-        marker_no=row["marker_no"],
-        seq=row["seq"],
-        passage_kind=row["passage_kind"],
-        heading=row["heading"],
-        text=row["text"],
-        page=row["page"],
-        alignment_status=row["alignment_status"],
-        alignment_confidence=row["alignment_confidence"],
-        source_key=row["source_key"],
-    )
+PASSAGE_COLUMNS = [field.name for field in fields(PassageRecord)]
 
 
-PASSAGES_BY_HADITH_ID = PageQuery.of(
-    select(t.public_commentary_passage),
-    key=t.public_commentary_passage.c.hadith_id,
-    order=[t.public_commentary_passage.c.source_id, t.public_commentary_passage.c.seq],
-    to_record=_passage,
-)
+def _passages_by_hadith_id() -> Select[Any]:
+    """Each hadith asked that exists, with its first `:most` published, validated passages, by work and
+    order in the work."""
+    h, p = t.hadith, t.public_commentary_passage
+    statement = select(p).where(p.c.hadith_id == h.c.hadith_id).correlate(h)
+    passages = json_first(statement, PASSAGE_COLUMNS, order=[p.c.source_id, p.c.seq], label="passages")
+    return select(h.c.hadith_id, passages).where(any_key(h.c.hadith_id))
 
 
-async def passages_by_hadith_id(db: RequestDatabase, keys: Sequence[BoundedKey]) -> list[Page[PassageRecord]]:
-    """The first `limit` published, validated passages on each hadith, by work and order in the work."""
-    return await PASSAGES_BY_HADITH_ID.fetch(db, keys)
+PASSAGES_BY_HADITH_ID = _passages_by_hadith_id()
+
+
+async def passages_by_hadith_id(db: RequestDatabase, keys: Sequence[BoundedKey]) -> list[Page[PassageRecord] | None]:
+    """For each (hadith, limit): the hadith's first `limit` passages; None: no such hadith."""
+    params = {KEYS: deduplicated(h for h, _ in keys), MOST: most_of(limit for _, limit in keys)}
+    rows = {row["hadith_id"]: row for row in await db.fetch(Bound(PASSAGES_BY_HADITH_ID, params))}
+    return [
+        None if (row := rows.get(h)) is None else page_of([PassageRecord(*entry) for entry in row["passages"]], limit)
+        for h, limit in keys
+    ]

@@ -16,7 +16,6 @@ from sqlalchemy import (
     Select,
     Subquery,
     and_,
-    bindparam,
     case,
     column,
     func,
@@ -39,9 +38,11 @@ from app.data.batch import (
     deduplicated,
     grouped,
     in_key_order,
+    json_first,
     json_rows,
     most_of,
     page_of,
+    ranked_rows,
 )
 from app.data.records import (
     AssertionRecord,
@@ -109,26 +110,12 @@ def _asked(**columns: TypeEngine[Any]) -> Subquery:
     return select(keys.render_derived()).limit(func.cardinality(arrays[0])).subquery()
 
 
-def _ranked(statement: Select[Any], order: Sequence[ColumnElement[Any]]) -> Subquery:
-    """A correlated `statement`, each row with its rank in `order`."""
-    return statement.add_columns(func.row_number().over(order_by=order).label(RANK)).subquery()
-
-
-def _json_first(
-    statement: Select[Any], columns: Sequence[str], *, order: Sequence[ColumnElement[Any]], most: str, label: str
-) -> Label[Any]:
-    """The first `:most` rows of a correlated `statement` in `order`, as `json_rows`."""
-    rows = _ranked(statement, order)
-    kept = rows.c[RANK] <= bindparam(most, type_=Integer)
-    return json_rows(rows, columns, order=[rows.c[RANK]], where=kept, label=label)
-
-
 def _variants_of_narrator() -> Label[Any]:
     """A narrator's name forms: dataset names first, then rijal headwords, then isnad forms."""
     v = t.narrator_name_variant
     statement = select(v).where(v.c.narrator_id == t.narrator.c.narrator_id).correlate(t.narrator)
     order = [v.c.kind, v.c.script, v.c.form]
-    return _json_first(statement, VariantRecord.__slots__, order=order, most=MOST_FORMS, label="variants")
+    return json_first(statement, VariantRecord.__slots__, order=order, most=MOST_FORMS, label="variants")
 
 
 def _legacy_fields_of_narrator() -> Label[Any]:
@@ -159,7 +146,7 @@ def _notice_links_of_narrator() -> Label[Any]:
     )
     status_rank = func.array_position(literal(list(LINK_ORDER)), link.c.status)
     order = [status_rank, link.c.confidence.desc().nulls_last(), notice.c.entry_id]
-    return _json_first(statement, NoticeLinkRecord.__slots__, order=order, most=MOST, label="notice_links")
+    return json_first(statement, NoticeLinkRecord.__slots__, order=order, most=MOST, label="notice_links")
 
 
 def _assertions_of_narrator() -> Label[Any]:
@@ -239,7 +226,7 @@ def _occurrences_on_page(pages: Subquery) -> Label[Any]:
         .where(_confirmed_nodes_of(pages))
         .correlate(pages)
     )
-    rows = _ranked(occurrences, [c.c.hadith_id, c.c.chain_number, n.c.position])
+    rows = ranked_rows(occurrences, [c.c.hadith_id, c.c.chain_number, n.c.position])
     on_page = and_(rows.c[RANK] > pages.c.low, rows.c[RANK] <= pages.c.high)
     return json_rows(rows, OccurrenceRecord.__slots__, order=[rows.c[RANK]], where=on_page, label="occurrences")
 
@@ -317,7 +304,7 @@ def _relations_of_pair(pairs: Subquery) -> Label[Any]:
     r = t.transmission_relation
     statement = select(r).where(_between(pairs, r.c.teacher_id, r.c.student_id)).correlate(pairs)
     order = [func.array_position(literal(list(STATUS_ORDER)), r.c.status), r.c.source_id, r.c.teacher_id]
-    return _json_first(statement, RelationRecord.__slots__, order=order, most=MOST, label="relations")
+    return json_first(statement, RelationRecord.__slots__, order=order, most=MOST, label="relations")
 
 
 def _json_node(node: FromClause) -> ColumnElement[Any]:
@@ -352,7 +339,7 @@ def _observations_of_pair(pairs: Subquery) -> Label[Any]:
         .correlate(pairs)
     )
     order = [c.c.hadith_id, c.c.chain_id, lower.c.position]
-    return _json_first(statement, ObservationRecord.__slots__, order=order, most=MOST, label="observations")
+    return json_first(statement, ObservationRecord.__slots__, order=order, most=MOST, label="observations")
 
 
 def _pair_by_narrator_ids() -> Select[Any]:
