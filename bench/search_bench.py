@@ -53,11 +53,10 @@ def _hadith_tier(tier: str) -> Callable[..., str]:
     return lambda *_: f"hadith {tier}"
 
 
-def _narrator_tier(_db: Any, tier: str, *_: Any) -> str:
-    return f"narrator {tier}"
-
-
-NAMERS = {**{name: _hadith_tier(tier) for name, tier in HADITH_TIERS.items()}, "narrators_by_name": _narrator_tier}
+NAMERS = {
+    **{name: _hadith_tier(tier) for name, tier in HADITH_TIERS.items()},
+    "narrators_by_name": lambda *_: "narrator, all tiers (one statement)",
+}
 
 
 class TierClock:

@@ -4,7 +4,8 @@ fulltext, fuzzy), with the filters. Every hit is an inference, never an identifi
 An Arabic query is compared through app.arabic.name_key with the Arabic name forms; a Latin one
 through app.latin.name_key with the Latin forms (the dataset's transliterations). The fuzzy tier also
 compares consonant skeletons across scripts, so a Latin query can meet an Arabic form («Ibn Shihab»
-and «ابن شهاب»). Each tier fills what the earlier ones left of `limit`.
+and «ابن شهاب»). Each tier fills what the earlier ones left of `limit` (app/data/search.py runs them
+all in one statement).
 """
 
 from app import arabic, latin
@@ -21,7 +22,6 @@ from schema.search import GRADE_TIERS, REGIONS, MatchTier, NarratorFilters, Narr
 LANGUAGES = ("ar", "latin", "auto")
 GENERATIONS = range(1, 13)
 FILTER_LENGTH = 100
-TIERS = (MatchTier.exact, MatchTier.prefix, MatchTier.substring, MatchTier.fulltext, MatchTier.fuzzy)
 REGION_KEYS = {latin.name_key(name): arabic.normalize(city) for city, names in REGIONS.items() for name in names}
 
 
@@ -81,7 +81,6 @@ def _scope(filters: NarratorFilters | None, script: str, most: int) -> search.Na
         grade_tier=_grade_tier(given.grade_tier),
         region=_region(given.region),
         generation=_generation(given.generation),
-        exclude=[],
         most=most,
     )
 
@@ -89,21 +88,8 @@ def _scope(filters: NarratorFilters | None, script: str, most: int) -> search.Na
 async def _tiers(
     info: Info, query: str, skeleton: str, scope: search.NarratorScope
 ) -> list[tuple[MatchTier, NarratorHitRecord]]:
-    found: list[tuple[MatchTier, NarratorHitRecord]] = []
-    for tier in TIERS:
-        rest = search.NarratorScope(
-            scope.script,
-            scope.grade_tier,
-            scope.region,
-            scope.generation,
-            [r.narrator.narrator_id for _, r in found],
-            scope.most - len(found),
-        )
-        if rest.most <= 0 or (tier is MatchTier.fulltext and " " not in query):
-            continue
-        records = await search.narrators_by_name(info.context.db, tier.name, query, skeleton, rest)
-        found += [(tier, r) for r in records]
-    return found
+    found = await search.narrators_by_name(info.context.db, query, skeleton, scope)
+    return [(MatchTier[tier], record) for tier, record in found]
 
 
 async def search_narrator(

@@ -20,7 +20,7 @@ OCCURRENCES = """query ($limit: Int) { get_narrator_hadiths(narrator_id: 13, lim
     items { hadith { hadith_id chains(limit: 1) { chains { nodes { narrator { narrator_id } } } } } } } }"""
 NARRATOR_HITS = """query ($limit: Int) { search_narrator(query: "أبو هريرة", limit: $limit) {
     results { narrator { hadiths(limit: 3) { items { hadith_id chains(limit: 1) { chains { chain_id } } } } } } } }"""
-NAME_TIERS = 5  # search_narrator runs one statement per match tier at most (exact ... fuzzy)
+NAME_TIERS = 1  # search_narrator runs its match tiers (exact ... fuzzy) in one statement
 OBSERVATIONS = """query ($limit: Int) {
   get_transmission_relation(narrator_a_id: 11421, narrator_b_id: 4, limit: $limit) {
     chain_observations { hadith { chains(limit: 1) { chains { nodes { narrator { narrator_id } } } } } } } }"""

@@ -1,8 +1,14 @@
 """Search statements: hadith by citation, Arabic and French wording; narrators by any name form.
 
-Each function serves one match tier and returns at most `most` hits, best first; each reads a bounded
-number of rows (CANDIDATES, FUZZY_CANDIDATES) before ranking them, whatever the query. The tiers are
-combined by the resolvers (resolvers/search_hadith.py, resolvers/search_narrator.py).
+Each hadith function serves one match tier and returns at most `most` hits, best first; each reads a
+bounded number of rows (CANDIDATES, FUZZY_CANDIDATES) before ranking them, whatever the query. The
+narrator tiers run as one statement: the four tiers of the name key together, then the fuzzy tier only
+when they leave room. The tiers are combined by the resolvers (resolvers/search_hadith.py,
+resolvers/search_narrator.py).
+
+Every statement is built once per shape (the language, which filters and tiers it holds), with named
+parameters, and runs through `Bound`: compiled once, then prepared once per connection, whatever the
+query.
 
 Scores, each in [0, 1] and comparable within its tier:
 - hadith `reference`: 1.0, every hadith the citation can name;
@@ -20,6 +26,7 @@ Scores, each in [0, 1] and comparable within its tier:
   more chains ranks first when names tie.
 """
 
+import functools
 import math
 import string
 from collections.abc import Sequence
@@ -27,12 +34,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
+    BindParameter,
     ColumnElement,
     Float,
     Integer,
     Select,
+    String,
     Text,
     and_,
+    any_,
     bindparam,
     case,
     func,
@@ -46,10 +56,9 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import ARRAY, distinct_on
 
 from app.data import tables as t
-from app.data.batch import any_of
 from app.data.narrators import narrator_record
 from app.data.records import HadithHitRecord, NarratorHitRecord
-from app.database import FUZZY_NAME_THRESHOLD, RequestDatabase, Row
+from app.database import FUZZY_NAME_THRESHOLD, Bound, RequestDatabase, Row
 
 # hadith
 CANDIDATES = 1000  # hadith an exact or fulltext statement reads at most before ranking them
@@ -66,6 +75,8 @@ SKELETON_CREDIT = 0.9  # what a name form whose consonants are all the query's c
 MIN_SKELETON = 3  # consonants a query needs before its consonants alone may match a name form
 MIN_SKELETON_PREFIX = 4  # consonants it needs before a name form may merely start with them ...
 MIN_SKELETON_SHARE = 0.35  # ... and the credit (SKELETON_CREDIT x its share of the form's consonants) needed
+NAME_TIERS = ("exact", "prefix", "substring", "fulltext", "fuzzy")  # best first
+FUZZY = literal(NAME_TIERS.index("fuzzy"))
 ALPHABETS = {"ar": "ابتثجحخدذرزسشصضطظعغفقكلمنهويء", "fr": string.ascii_lowercase}
 CONFIGS = {"ar": "simple", "fr": "french_unaccent"}  # the text search of the fulltext tier
 TERMS = {"ar": t.hadith.c.text_ar_terms, "fr": t.hadith.c.text_fr_terms}
@@ -85,7 +96,6 @@ class NarratorScope:
     grade_tier: str | None
     region: str | None
     generation: int | None
-    exclude: Sequence[int]
     most: int
 
 
@@ -99,7 +109,42 @@ class FuzzyWord:
     rare: tuple[str, ...]  # the terms that few texts hold (RARE_TERM): those that can find candidates
 
 
+def _param(name: str, kind: Any) -> BindParameter[Any]:
+    """`:name`, a parameter of a statement built once."""
+    return bindparam(name, type_=kind)
+
+
+def _array(name: str, item: Any) -> BindParameter[Any]:
+    return bindparam(name, type_=ARRAY(item))
+
+
+def _escaped(text: str) -> str:
+    """`text` inside a LIKE pattern (ESCAPE '/'), escaped as SQLAlchemy's autoescape escapes it."""
+    return text.replace("/", "//").replace("%", "/%").replace("_", "/_")
+
+
+def _like(value: ColumnElement[Any], name: str) -> ColumnElement[bool]:
+    """`value` matches the LIKE pattern `:name` (its text escaped with `_escaped`)."""
+    return value.like(_param(name, String), escape="/")
+
+
 # hadith -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _ScopeShape:
+    """The shape of a hadith scope: whether it names a collection, whether it leaves hadith out."""
+
+    collection: bool
+    exclude: bool
+
+    @classmethod
+    def of(cls, scope: HadithScope) -> "_ScopeShape":
+        return cls(scope.collection_id is not None, bool(scope.exclude))
+
+
+def _scope_params(scope: HadithScope) -> dict[str, Any]:
+    return {"collection_id": scope.collection_id, "exclude": list(scope.exclude), "most": scope.most}
 
 
 def _hadith_hits(score: ColumnElement[Any]) -> Select[Any]:
@@ -118,27 +163,38 @@ def _hadith_hits(score: ColumnElement[Any]) -> Select[Any]:
     ).select_from(h.join(c, c.c.collection_id == h.c.collection_id))
 
 
-def _in_scope(condition: ColumnElement[bool], scope: HadithScope) -> ColumnElement[bool]:
+def _in_scope(condition: ColumnElement[bool], scope: _ScopeShape) -> ColumnElement[bool]:
     h = t.hadith
     conditions = [condition]
-    if scope.collection_id is not None:
-        conditions.append(h.c.collection_id == scope.collection_id)
+    if scope.collection:
+        conditions.append(h.c.collection_id == _param("collection_id", Integer))
     if scope.exclude:
-        conditions.append(not_(any_of(h.c.hadith_id, scope.exclude)))
+        conditions.append(not_(h.c.hadith_id == any_(_array("exclude", Integer))))
     return and_(*conditions)
 
 
-def _candidates(condition: ColumnElement[bool], scope: HadithScope) -> Any:
-    """At most CANDIDATES hadith that meet `condition`, in scope: what a tier ranks."""
-    h = t.hadith
-    return select(h.c.hadith_id).where(_in_scope(condition, scope)).limit(CANDIDATES).subquery()
+def _most(statement: Select[Any]) -> Select[Any]:
+    return statement.limit(_param("most", Integer))
 
 
-def _ranked(score: ColumnElement[Any], condition: ColumnElement[bool], scope: HadithScope) -> Select[Any]:
+def _candidates(share: ColumnElement[Any], condition: ColumnElement[bool], scope: _ScopeShape) -> Any:
+    """At most CANDIDATES hadith that meet `condition`, in scope, each with its `share` (the tier's score,
+    computed as the hadith is read): what a tier ranks."""
     h = t.hadith
-    found = _candidates(condition, scope)
-    statement = _hadith_hits(score).where(h.c.hadith_id.in_(select(found.c.hadith_id)))
-    return statement.order_by(statement.selected_columns.score.desc(), h.c.hadith_id).limit(scope.most)
+    candidates = select(h.c.hadith_id, share.label("share")).where(_in_scope(condition, scope))
+    return candidates.limit(CANDIDATES).subquery()
+
+
+def _best(found: Any, most: int | BindParameter[Any]) -> Any:
+    """The `most` candidates of the highest share."""
+    return select(found).order_by(found.c.share.desc(), found.c.hadith_id).limit(most).subquery()
+
+
+def _ranked(score: ColumnElement[Any], condition: ColumnElement[bool], scope: _ScopeShape) -> Select[Any]:
+    h = t.hadith
+    best = _best(_candidates(score, condition, scope), _param("most", Integer))
+    statement = _hadith_hits(best.c.share).join(best, best.c.hadith_id == h.c.hadith_id)
+    return _most(statement.order_by(statement.selected_columns.score.desc(), h.c.hadith_id))
 
 
 def _hit(row: Row) -> HadithHitRecord:
@@ -156,27 +212,39 @@ def _hit(row: Row) -> HadithHitRecord:
     )
 
 
-async def _hadith(db: RequestDatabase, statement: Select[Any]) -> list[HadithHitRecord]:
-    return [_hit(row) for row in await db.fetch(statement)]
+async def _hadith(db: RequestDatabase, statement: Select[Any], params: dict[str, Any]) -> list[HadithHitRecord]:
+    return [_hit(row) for row in await db.fetch(Bound(statement, params))]
+
+
+@functools.cache
+def _citation_statement(numbers: bool, in_book: bool, scope: _ScopeShape) -> Select[Any]:
+    """The hadith of `:code` numbered `:numbers`, or hadith `:in_book_hadith` of its book `:book`."""
+    h, c, b = t.hadith, t.collection, t.book
+    collection = select(c.c.collection_id).where(c.c.code == _param("code", String)).scalar_subquery()
+    numbered = h.c.canonical_number == any_(_array("numbers", Text))
+    readings = [and_(h.c.collection_id == collection, numbered)] if numbers else []
+    if in_book:
+        book = select(b.c.book_id).where(b.c.collection_id == collection, b.c.number == _param("book", String))
+        suffix = h.c.in_book_reference.endswith(_param("in_book_hadith", String))
+        readings.append(and_(h.c.book_id == book.limit(1).scalar_subquery(), suffix))
+    statement = _hadith_hits(literal(1.0)).where(_in_scope(or_(*readings), scope))
+    return _most(statement.order_by(h.c.hadith_id))
 
 
 async def hadith_by_citation(
     db: RequestDatabase, code: str, numbers: Sequence[str], in_book: tuple[str, str] | None, scope: HadithScope
 ) -> list[HadithHitRecord]:
     """The hadith a citation can name: these canonical numbers, or hadith in_book[1] of book in_book[0]."""
-    h, c, b = t.hadith, t.collection, t.book
-    collection = select(c.c.collection_id).where(c.c.code == code).scalar_subquery()
-    readings = [and_(h.c.collection_id == collection, any_of(h.c.canonical_number, numbers))] if numbers else []
+    statement = _citation_statement(bool(numbers), in_book is not None, _ScopeShape.of(scope))
+    params = {**_scope_params(scope), "code": code, "numbers": list(numbers)}
     if in_book is not None:
-        book = select(b.c.book_id).where(b.c.collection_id == collection, b.c.number == in_book[0]).limit(1)
-        readings.append(and_(h.c.book_id == book.scalar_subquery(), h.c.in_book_reference.endswith(f"/{in_book[1]}")))
-    statement = _hadith_hits(literal(1.0)).where(_in_scope(or_(*readings), scope))
-    return await _hadith(db, statement.order_by(h.c.hadith_id).limit(scope.most))
+        params |= {"book": in_book[0], "in_book_hadith": f"/{in_book[1]}"}
+    return await _hadith(db, statement, params)
 
 
-def _coverage(query: str, measure: ColumnElement[Any]) -> ColumnElement[float]:
-    """How much of the text (the Arabic matn, the French text) the query covers."""
-    return literal(float(len(query))) / func.greatest(measure, 1)
+def _coverage(measure: ColumnElement[Any]) -> ColumnElement[Any]:
+    """How much of the text (the Arabic matn, the French text) the query (`:length` characters) covers."""
+    return _param("length", Float) / func.greatest(measure, 1)
 
 
 def _measure(language: str) -> ColumnElement[Any]:
@@ -184,36 +252,60 @@ def _measure(language: str) -> ColumnElement[Any]:
     return t.hadith.c.matn_length if language == "ar" else func.char_length(t.hadith.c.text_fr_normalized)
 
 
-def _holds_phrase(language: str, phrase: str) -> ColumnElement[bool]:
+def _holds_phrase(language: str) -> ColumnElement[bool]:
     """The normalized text holds the normalized phrase, at word boundaries: Arabic through the trigram
-    index of the text, French through its words as written, with their positions."""
+    index of the text (`:contained`, `:bounded`: the phrase within LIKE patterns), French through its
+    words as written, with their positions (`:phrase`)."""
     text = t.hadith.c.text_ar_normalized
     if language == "fr":
-        return WORDS["fr"].bool_op("@@")(func.phraseto_tsquery(literal_column("'simple'::regconfig"), phrase))
-    bounded = (literal(" ") + text + literal(" ")).contains(f" {phrase} ", autoescape=True)
-    return and_(text.contains(phrase, autoescape=True), bounded)
+        phrase = func.phraseto_tsquery(literal_column("'simple'::regconfig"), _param("phrase", String))
+        return WORDS["fr"].bool_op("@@")(phrase)
+    return and_(_like(text, "contained"), _like(literal(" ") + text + literal(" "), "bounded"))
+
+
+@functools.cache
+def _phrase_statement(language: str, scope: _ScopeShape) -> Select[Any]:
+    score = func.least(1.0, _coverage(_measure(language)))
+    return _ranked(score, _holds_phrase(language), scope)
 
 
 async def hadith_by_phrase(
     db: RequestDatabase, language: str, phrase: str, scope: HadithScope
 ) -> list[HadithHitRecord]:
     """Hadith whose normalized text holds the normalized phrase, at word boundaries."""
-    score = func.least(1.0, _coverage(phrase, _measure(language)))
-    return await _hadith(db, _ranked(score, _holds_phrase(language, phrase), scope))
+    params = {
+        **_scope_params(scope),
+        "phrase": phrase,
+        "length": float(len(phrase)),
+        "contained": f"%{_escaped(phrase)}%",
+        "bounded": f"% {_escaped(phrase)} %",
+    }
+    return await _hadith(db, _phrase_statement(language, _ScopeShape.of(scope)), params)
 
 
 def _config(language: str) -> ColumnElement[Any]:
     return literal_column(f"'{CONFIGS[language]}'::regconfig")
 
 
-def _words_query(query: str) -> ColumnElement[Any]:
-    """A tsquery over the words as written (WORDS)."""
-    return func.to_tsquery(literal_column("'simple'::regconfig"), query)
+def _words_query(name: str) -> ColumnElement[Any]:
+    """A tsquery over the words as written (WORDS), from the text of `:name`."""
+    return func.to_tsquery(literal_column("'simple'::regconfig"), _param(name, String))
 
 
 def _any_of(terms: Sequence[str]) -> str:
     """A tsquery text: any of the terms (words of letters and digits, never operators)."""
     return "(" + " | ".join(f"'{term}'" for term in terms) + ")"
+
+
+@functools.cache
+def _terms_statement(language: str, scope: _ScopeShape) -> Select[Any]:
+    """Hadith whose text holds every word of `:words`, ranked (see `hadith_by_terms`)."""
+    terms, query = TERMS[language], func.plainto_tsquery(_config(language), _param("words", String))
+    proximity = func.least(1.0, func.ts_rank_cd(terms, query, 4 | 32) * 2)
+    coverage = func.least(1.0, _coverage(_measure(language)))
+    in_order = terms.bool_op("@@")(func.phraseto_tsquery(_config(language), _param("phrase", String)))
+    score = coverage * 0.4 + proximity * 0.3 + case((in_order, 1.0), else_=0.0) * 0.3
+    return _resembling(language, _best(_candidates(score, terms.bool_op("@@")(query), scope), RERANKED))
 
 
 async def hadith_by_terms(
@@ -222,20 +314,9 @@ async def hadith_by_terms(
     """Hadith whose text holds every word: Arabic stems (prefixes tolerated), French stems (accents
     folded, stop words left out). The score weighs how much of the text the words cover, how close
     together they stand, and whether they stand as in the query (`phrase`, the words in the query's order)."""
-    terms, query = TERMS[language], func.plainto_tsquery(_config(language), " ".join(words))
-    proximity = func.least(1.0, func.ts_rank_cd(terms, query, 4 | 32) * 2)
-    coverage = func.least(1.0, _coverage(" ".join(words), _measure(language)))
-    in_order = case((terms.bool_op("@@")(func.phraseto_tsquery(_config(language), phrase)), 1.0), else_=0.0)
-    score = (coverage * 0.4 + proximity * 0.3 + in_order * 0.3).label("share")
-    found = _candidates(terms.bool_op("@@")(query), scope)
-    best = (
-        select(t.hadith.c.hadith_id, score)
-        .where(t.hadith.c.hadith_id.in_(select(found.c.hadith_id)))
-        .order_by(score.desc(), t.hadith.c.hadith_id)
-        .limit(RERANKED)
-        .subquery()
-    )
-    return await _hadith(db, _resembling(phrase, language, best, scope))
+    query = " ".join(words)
+    params = {**_scope_params(scope), "words": query, "phrase": phrase, "length": float(len(query)), "minimum": 0.0}
+    return await _hadith(db, _terms_statement(language, _ScopeShape.of(scope)), params)
 
 
 def edits(word: str, alphabet: str) -> set[str]:
@@ -248,17 +329,24 @@ def edits(word: str, alphabet: str) -> set[str]:
     return deleted | swapped | replaced | inserted
 
 
+@functools.cache
+def _vocabulary_statement(language: str) -> Select[Any]:
+    """The terms of `:terms` that the vocabulary of `:language` holds, with their document counts, and
+    whether the text search indexes them (French stop words it does not)."""
+    s = t.search_term
+    indexed = func.length(func.to_tsvector(_config(language), s.c.term)) > 0 if language == "fr" else literal(True)
+    return select(s.c.term, s.c.doc_count, indexed.label("indexed")).where(
+        s.c.language == _param("language", String), s.c.term == any_(_array("terms", Text))
+    )
+
+
 async def fuzzy_words(db: RequestDatabase, language: str, words: Sequence[str], shortest: int) -> list[FuzzyWord]:
     """Each query word with the vocabulary terms one letter off it (words under `shortest` letters: only
     themselves), weighted by rarity (inverse document frequency). A word the text search does not index
     (a French stop word) is left out."""
-    s = t.search_term
     wanted = {word: {word} | (edits(word, ALPHABETS[language]) if len(word) >= shortest else set()) for word in words}
-    indexed = func.length(func.to_tsvector(_config(language), s.c.term)) > 0 if language == "fr" else literal(True)
-    statement = select(s.c.term, s.c.doc_count, indexed.label("indexed")).where(
-        s.c.language == language, any_of(s.c.term, sorted(set().union(*wanted.values())))
-    )
-    rows = await db.fetch(statement)
+    params = {"language": language, "terms": sorted(set().union(*wanted.values()))}
+    rows = await db.fetch(Bound(_vocabulary_statement(language), params))
     counts = {row["term"]: row["doc_count"] for row in rows if row["indexed"]}
     stop = {row["term"] for row in rows if not row["indexed"]}
     total = max(counts.values(), default=1) + 1
@@ -273,55 +361,91 @@ async def fuzzy_words(db: RequestDatabase, language: str, words: Sequence[str], 
     return found
 
 
-def _holds(terms: ColumnElement[Any], words: Sequence[str]) -> ColumnElement[bool]:
-    return terms.bool_op("@@")(_words_query(_any_of(words)))
+def _credits() -> Any:
+    """One row per term the query accepts (`:credit_terms`): the query word it stands for, what it counts
+    for, and that word's weight (a term one letter off two query words stands for both)."""
+    return select(
+        func.unnest(_array("credit_terms", Text)).label("term"),
+        func.unnest(_array("credit_words", Integer)).label("word"),
+        func.unnest(_array("credit_values", Float)).label("credit"),
+        func.unnest(_array("credit_weights", Float)).label("weight"),
+    ).subquery()
 
 
-def _credits(words: Sequence[FuzzyWord]) -> Any:
-    """One row per term the query accepts: the query word it stands for, what it counts for, and that
-    word's weight (a term one letter off two query words stands for both)."""
+def _credit_params(words: Sequence[FuzzyWord]) -> dict[str, list[Any]]:
     rows = [
         (term, index, 1.0 if term == word.word else FUZZY_WORD_CREDIT, word.weight)
         for index, word in enumerate(words)
         for term in word.terms
     ]
     terms, indexes, credits, weights = zip(*rows, strict=True)
-    return select(
-        func.unnest(bindparam(None, list(terms), type_=ARRAY(Text))).label("term"),
-        func.unnest(bindparam(None, list(indexes), type_=ARRAY(Integer))).label("word"),
-        func.unnest(bindparam(None, list(credits), type_=ARRAY(Float))).label("credit"),
-        func.unnest(bindparam(None, list(weights), type_=ARRAY(Float))).label("weight"),
-    ).subquery()
+    return {
+        "credit_terms": list(terms),
+        "credit_words": list(indexes),
+        "credit_values": list(credits),
+        "credit_weights": list(weights),
+    }
 
 
-def _fuzzy_candidates(language: str, known: Sequence[FuzzyWord], needed: int, scope: HadithScope) -> Any:
-    """A hit holds `needed` words, so at least one of the len(known) - needed + 1 rarest: the hadith that hold
-    each of them (as said; a word no text holds, one letter off), the rarest first, FUZZY_CANDIDATES at most."""
+def _candidate_groups(known: Sequence[FuzzyWord], needed: int) -> list[str]:
+    """A hit holds `needed` words, so at least one of the len(known) - needed + 1 rarest: the tsquery texts
+    that find the hadith holding each of them (as said; a word no text holds, one letter off), rarest first."""
     rarest = sorted(known, key=lambda word: -word.weight)[: len(known) - needed + 1]
     groups = [group for group in (w.terms[:1] if w.terms[0] == w.word else w.rare for w in rarest) if group]
-    if not groups:
-        return None
-    holding = [select(t.hadith.c.hadith_id).where(_in_scope(_holds(WORDS[language], group), scope)) for group in groups]
+    return [_any_of(group) for group in groups]
+
+
+def _fuzzy_candidates(language: str, groups: int, scope: _ScopeShape) -> Any:
+    """The hadith that hold each group (`:group_0` ...), in turn, FUZZY_CANDIDATES at most."""
+    holding = [
+        select(t.hadith.c.hadith_id).where(_in_scope(WORDS[language].bool_op("@@")(_words_query(f"group_{i}")), scope))
+        for i in range(groups)
+    ]
     return union_all(*holding).limit(FUZZY_CANDIDATES).subquery()
 
 
-def _holding_most(language: str, found: Any, known: Sequence[FuzzyWord], weight: float, needed: int) -> Any:
-    """The candidates that hold `needed` words at least, with their share of the query's weight: each
-    candidate's words, read once, meet the accepted terms; each query word counts once, at its best."""
+def _holding_most(language: str, found: Any) -> Select[Any]:
+    """The candidates that hold `:needed` words at least, with their share of the query's weight (`:weight`):
+    each candidate's words, read once, meet the accepted terms; each query word counts once, at its best."""
     held = (
         select(t.hadith.c.hadith_id, func.unnest(func.tsvector_to_array(WORDS[language])).label("term"))
         .where(t.hadith.c.hadith_id.in_(select(found.c.hadith_id)))
         .subquery()
     )
-    accepted = _credits(known)
+    accepted = _credits()
     per_word = (
         select(held.c.hadith_id, func.max(accepted.c.credit * accepted.c.weight).label("credit"))
         .join(accepted, accepted.c.term == held.c.term)
         .group_by(held.c.hadith_id, accepted.c.word)
         .subquery()
     )
-    share = (func.sum(per_word.c.credit) / weight).label("share")
-    return select(per_word.c.hadith_id, share).group_by(per_word.c.hadith_id).having(func.count() >= needed).subquery()
+    share = (func.sum(per_word.c.credit) / _param("weight", Float)).label("share")
+    holding = select(per_word.c.hadith_id, share).group_by(per_word.c.hadith_id)
+    return holding.having(func.count() >= _param("needed", Integer))
+
+
+def _least_kept(holding: Any) -> ColumnElement[Any]:
+    """The least share among the RERANKED highest: no candidate of a lower share can be kept."""
+    top = select(holding.c.share).order_by(holding.c.share.desc()).limit(RERANKED).subquery()
+    return select(func.min(top.c.share)).scalar_subquery()
+
+
+@functools.cache
+def _fuzzy_statement(language: str, groups: int, scope: _ScopeShape) -> Select[Any]:
+    """Candidates that hold most words (see `hadith_by_fuzzy_words`), where the words of `:together`
+    stand closest (compared only among the shares that can be kept), then ranked with the trigram word
+    similarity."""
+    holding = _holding_most(language, _fuzzy_candidates(language, groups, scope)).cte("holding_most")
+    together = func.ts_rank_cd(WORDS[language], _words_query("together"), 4)
+    best = (
+        select(holding.c.hadith_id, holding.c.share)
+        .join(t.hadith, t.hadith.c.hadith_id == holding.c.hadith_id)
+        .where(holding.c.share >= _least_kept(holding))
+        .order_by(holding.c.share.desc(), together.desc(), holding.c.hadith_id)
+        .limit(RERANKED)
+        .subquery()
+    )
+    return _resembling(language, best)
 
 
 async def hadith_by_fuzzy_words(
@@ -331,144 +455,204 @@ async def hadith_by_fuzzy_words(
     equal shares, where the words stand together), then ranked with the trigram word similarity."""
     known = [word for word in words if word.terms]
     needed = math.ceil(FUZZY_WORD_SHARE * len(words))
-    found = _fuzzy_candidates(language, known, needed, scope) if known and len(known) >= needed else None
-    if found is None:
+    groups = _candidate_groups(known, needed) if known and len(known) >= needed else []
+    if not groups:
         return []
-    holding_most = _holding_most(language, found, known, sum(word.weight for word in words), needed)
-    together = func.ts_rank_cd(WORDS[language], _words_query(" & ".join(_any_of(word.terms) for word in known)), 4)
-    best = (
-        select(holding_most.c.hadith_id, holding_most.c.share)
-        .join(t.hadith, t.hadith.c.hadith_id == holding_most.c.hadith_id)
-        .order_by(holding_most.c.share.desc(), together.desc(), holding_most.c.hadith_id)
-        .limit(RERANKED)
-        .subquery()
-    )
-    return await _hadith(db, _resembling(phrase, language, best, scope, FUZZY_MIN_SCORE))
+    params = {
+        **_scope_params(scope),
+        **{f"group_{i}": group for i, group in enumerate(groups)},
+        **_credit_params(known),
+        "weight": sum(word.weight for word in words),
+        "needed": needed,
+        "together": " & ".join(_any_of(word.terms) for word in known),
+        "phrase": phrase,
+        "minimum": FUZZY_MIN_SCORE,
+    }
+    return await _hadith(db, _fuzzy_statement(language, len(groups), _ScopeShape.of(scope)), params)
 
 
-def _resembling(phrase: str, language: str, best: Any, scope: HadithScope, minimum: float = 0.0) -> Select[Any]:
+def _resembling(language: str, best: Any) -> Select[Any]:
     """The best candidates (`best`: hadith_id, share), ranked by their share averaged with the trigram word
-    similarity of the phrase and the text (words as the tier compares them), at least `minimum`."""
+    similarity of `:phrase` and the text (words as the tier compares them), at least `:minimum`. The
+    similarity, costly on a long text, is computed once per candidate (a materialized CTE), not once per use."""
     h = t.hadith
     text = h.c.text_ar_stems if language == "ar" else h.c.text_fr_normalized
-    score = (best.c.share + func.word_similarity(phrase, func.coalesce(text, ""))) / 2
-    statement = _hadith_hits(score).join(best, best.c.hadith_id == h.c.hadith_id).where(score >= minimum)
-    return statement.order_by(statement.selected_columns.score.desc(), h.c.hadith_id).limit(scope.most)
+    similarity = func.word_similarity(_param("phrase", String), func.coalesce(text, ""))
+    scored = select(best.c.hadith_id, ((best.c.share + similarity) / 2).label("score"))
+    scored = scored.join(h, h.c.hadith_id == best.c.hadith_id)
+    resembling = scored.cte("resembling").prefix_with("MATERIALIZED")
+    statement = _hadith_hits(resembling.c.score).join(resembling, resembling.c.hadith_id == h.c.hadith_id)
+    statement = statement.where(resembling.c.score >= _param("minimum", Float))
+    return _most(statement.order_by(statement.selected_columns.score.desc(), h.c.hadith_id))
 
 
 # narrators ----------------------------------------------------------------------------------------
 
 
-def _name_score(match: ColumnElement[Any]) -> ColumnElement[Any]:
-    f = t.narrator_search_form
-    return match * NAME_MATCH_WEIGHT + f.c.prior * (1 - NAME_MATCH_WEIGHT)
+@dataclass(frozen=True)
+class _Filters:
+    """The shape of a narrator scope: which filters it sets."""
+
+    grade_tier: bool
+    region: bool
+    generation: bool
+
+    @classmethod
+    def of(cls, scope: NarratorScope) -> "_Filters":
+        return cls(scope.grade_tier is not None, scope.region is not None, scope.generation is not None)
 
 
-def _forms(condition: ColumnElement[bool], score: ColumnElement[Any], scope: NarratorScope) -> Select[Any]:
-    """The name forms that meet `condition`, with their score, of narrators the filters keep."""
-    f, n = t.narrator_search_form, t.narrator
-    statement = select(f.c.narrator_id, f.c.form, f.c.source_id, f.c.source_key, f.c.prior, score.label("score"))
-    given = ((n.c.grade_tier, scope.grade_tier), (n.c.region_key, scope.region), (n.c.generation, scope.generation))
-    filters = [column == value for column, value in given if value is not None]
-    if filters:
-        statement = statement.where(f.c.narrator_id.in_(select(n.c.narrator_id).where(*filters)))
-    if scope.exclude:
-        statement = statement.where(not_(any_of(f.c.narrator_id, scope.exclude)))
-    return statement.where(condition)
+def _name_score(match: ColumnElement[Any], prior: ColumnElement[Any]) -> Any:
+    return match * NAME_MATCH_WEIGHT + prior * (1 - NAME_MATCH_WEIGHT)
 
 
-def _narrator_matches(forms: Any, scope: NarratorScope) -> Select[Any]:
-    """The best-scoring form of each narrator among `forms`, best narrators first, with the narrator."""
+def _of_kept_narrators(forms: Select[Any], filters: _Filters) -> Select[Any]:
+    """`forms` (name forms), of the narrators the filters keep."""
     n = t.narrator
-    best = (
-        select(forms).order_by(forms.c.narrator_id, forms.c.score.desc()).ext(distinct_on(forms.c.narrator_id))
-    ).subquery()
-    order = (best.c.score.desc(), best.c.prior.desc(), best.c.narrator_id)
-    top = select(best).order_by(*order).limit(scope.most).subquery()
-    return (
-        select(n, top.c.form.label("matched_form"), top.c.source_id.label("form_source_id"))
-        .add_columns(top.c.source_key.label("form_source_key"), top.c.score)
-        .join(top, top.c.narrator_id == n.c.narrator_id)
-        .order_by(top.c.score.desc(), top.c.prior.desc(), top.c.narrator_id)
+    given = (
+        (n.c.grade_tier, filters.grade_tier, "grade_tier"),
+        (n.c.region_key, filters.region, "region"),
+        (n.c.generation, filters.generation, "generation"),
     )
+    kept = [column == _param(name, column.type) for column, wanted, name in given if wanted]
+    if kept:
+        forms = forms.where(t.narrator_search_form.c.narrator_id.in_(select(n.c.narrator_id).where(*kept)))
+    return forms
 
 
-def _share(query: str) -> ColumnElement[float]:
-    """How much of the name form the query covers."""
+def _forms(tier: ColumnElement[Any], score: ColumnElement[Any], filters: _Filters) -> Select[Any]:
+    """The name forms, with their tier and score, of narrators the filters keep."""
+    f = t.narrator_search_form
+    forms = select(f.c.narrator_id, f.c.form, f.c.source_id, f.c.source_key, f.c.prior)
+    return _of_kept_narrators(forms.add_columns(tier.label("tier"), score.label("score")), filters)
+
+
+def _best_of_each(forms: Any) -> Select[Any]:
+    """The best form of each narrator among `forms` (his best tier, then his best score there), best
+    narrators first, `:most` at most."""
+    first = select(forms).order_by(forms.c.narrator_id, forms.c.tier, forms.c.score.desc())
+    best = first.ext(distinct_on(forms.c.narrator_id)).subquery()
+    order = (best.c.tier, best.c.score.desc(), best.c.prior.desc(), best.c.narrator_id)
+    return select(best).order_by(*order).limit(_param("most", Integer))
+
+
+def _share() -> ColumnElement[Any]:
+    """How much of the name form the query (`:length` characters) covers."""
     key = t.narrator_search_form.c.search_key
-    return literal(float(len(query))) / func.greatest(func.char_length(key), 1)
+    return _param("length", Float) / func.greatest(func.char_length(key), 1)
 
 
-def _exact(query: str) -> tuple[ColumnElement[bool], ColumnElement[Any]]:
-    return t.narrator_search_form.c.search_key == query, literal(1.0)
+def _key_hits(filters: _Filters) -> Any:
+    """The narrators whose name form matches the key `:query` in the first tiers: the key itself (exact),
+    its words starting the form (prefix: `:prefix`, whole words: «بن عمر» is no prefix of «بن عمرو»),
+    within the form (substring: `:substring`), every word of it a word of the form, in any order
+    (fulltext: `:words`). Each narrator is in his best tier, by his best form there."""
+    f = t.narrator_search_form
+    key = f.c.search_key
+    exact = key == _param("query", String)
+    tier = case((exact, 0), (_like(key, "prefix"), 1), (_like(key, "substring"), 2), else_=3)
+    score = case((exact, literal(1.0)), else_=_name_score(_share(), f.c.prior))
+    words = func.string_to_array(key, literal_column("' '")).op("@>")(_array("words", Text))
+    condition = and_(f.c.script == _param("script", String), or_(_like(key, "substring"), words))
+    forms = _forms(tier, score, filters).where(condition).subquery()
+    return _best_of_each(forms).cte("key_hits")
 
 
-def _prefix(query: str) -> tuple[ColumnElement[bool], ColumnElement[Any]]:
-    """The name form starts with the query's words (whole words: «بن عمر» is no prefix of «بن عمرو»)."""
-    return t.narrator_search_form.c.search_key.startswith(f"{query} ", autoescape=True), _name_score(_share(query))
-
-
-def _substring(query: str) -> tuple[ColumnElement[bool], ColumnElement[Any]]:
-    return t.narrator_search_form.c.search_key.contains(query, autoescape=True), _name_score(_share(query))
-
-
-def _fulltext(query: str) -> tuple[ColumnElement[bool], ColumnElement[Any]]:
-    """Every word of the query is a word of the name form, in any order."""
-    key = t.narrator_search_form.c.search_key
-    spaced = literal(" ") + key + literal(" ")
-    words = [and_(key.contains(w, autoescape=True), spaced.contains(f" {w} ", autoescape=True)) for w in query.split()]
-    return and_(*words), _name_score(_share(query))
-
-
-KEY_TIERS = {"exact": _exact, "prefix": _prefix, "substring": _substring, "fulltext": _fulltext}
-
-
-def _similar(query: str, scope: NarratorScope) -> Select[Any]:
-    """The FUZZY_FORMS name forms of the query's script most similar to it (trigrams)."""
-    key = t.narrator_search_form.c.search_key
-    similarity = func.similarity(key, query)
+def _similar(filters: _Filters, room: Any) -> Select[Any]:
+    """The FUZZY_FORMS name forms of the query's script most similar to it (trigrams). The similarity is
+    computed once per form (a materialized CTE), not once per use."""
+    f = t.narrator_search_form
+    query = _param("query", String)
     # `query <% key` (the index's word-similarity test, at the session's pg_trgm.word_similarity_threshold)
     # keeps the forms that hold most of the query's trigrams: far fewer rows to compare than `key % query`.
-    condition = and_(
-        t.narrator_search_form.c.script == scope.script,
-        literal(query).bool_op("<%")(key),
-        similarity >= FUZZY_NAME_THRESHOLD,
+    condition = and_(room, f.c.script == _param("script", String), query.bool_op("<%")(f.c.search_key))
+    forms = select(f.c.narrator_id, f.c.form, f.c.source_id, f.c.source_key, f.c.prior)
+    forms = forms.add_columns(func.similarity(f.c.search_key, query).label("similarity")).where(condition)
+    compared = _of_kept_narrators(forms, filters).cte("similar").prefix_with("MATERIALIZED")
+    similarity = compared.c.similarity
+    score = _name_score(similarity, compared.c.prior).label("score")
+    similar = select(*(compared.c[name] for name in ("narrator_id", "form", "source_id", "source_key", "prior")))
+    similar = similar.add_columns(FUZZY.label("tier"), score).where(similarity >= FUZZY_NAME_THRESHOLD)
+    return similar.order_by(similarity.desc()).limit(FUZZY_FORMS)
+
+
+def _consonants(prefix: bool, filters: _Filters, room: Any) -> Select[Any]:
+    """The FUZZY_FORMS name forms, of either script, whose consonants are the query's (`:skeleton`) or, with
+    `prefix`, start with them (`:skeleton_prefix`), those with the fewest other consonants first."""
+    f = t.narrator_search_form
+    share = _param("skeleton_credit", Float) / func.greatest(func.char_length(f.c.skeleton), 1)
+    same = f.c.skeleton == _param("skeleton", String)
+    starts = and_(_like(f.c.skeleton, "skeleton_prefix"), share >= MIN_SKELETON_SHARE)
+    forms = _forms(FUZZY, _name_score(share, f.c.prior), filters).where(room, or_(same, starts) if prefix else same)
+    return forms.order_by(func.char_length(f.c.skeleton)).limit(FUZZY_FORMS)
+
+
+def _fuzzy_hits(skeleton: int, filters: _Filters, key_hits: Any) -> Any:
+    """The fuzzy tier, for narrators not among the key hits, read only when these are fewer than `:most`
+    (`room`: checked once, before any row is read); the consonant branch when the query has MIN_SKELETON
+    consonants (`skeleton`: how many it has, up to MIN_SKELETON_PREFIX)."""
+    f = t.narrator_search_form
+    found = select(func.count()).select_from(key_hits).scalar_subquery() < _param("most", Integer)
+    room = and_(found, f.c.narrator_id.not_in(select(key_hits.c.narrator_id)))
+    branches = [_similar(filters, room)]
+    if skeleton >= MIN_SKELETON:
+        branches.append(_consonants(skeleton >= MIN_SKELETON_PREFIX, filters, room))
+    fuzzy = union_all(*branches).subquery()
+    return _best_of_each(fuzzy).subquery()
+
+
+@functools.cache
+def _name_statement(skeleton: int, filters: _Filters) -> Select[Any]:
+    """Every tier of the narrator search in one statement: the key hits, then the fuzzy hits, `:most` in all."""
+    n = t.narrator
+    key_hits = _key_hits(filters)
+    fuzzy_hits = _fuzzy_hits(skeleton, filters, key_hits)
+    hits = union_all(select(key_hits), select(fuzzy_hits)).subquery()
+    order = (hits.c.tier, hits.c.score.desc(), hits.c.prior.desc(), hits.c.narrator_id)
+    top = select(hits).order_by(*order).limit(_param("most", Integer)).subquery()
+    return (
+        select(n, top.c.form.label("matched_form"), top.c.source_id.label("form_source_id"))
+        .add_columns(top.c.source_key.label("form_source_key"), top.c.score, top.c.tier)
+        .join(top, top.c.narrator_id == n.c.narrator_id)
+        .order_by(top.c.tier, top.c.score.desc(), top.c.prior.desc(), top.c.narrator_id)
     )
-    return _forms(condition, _name_score(similarity), scope).order_by(similarity.desc()).limit(FUZZY_FORMS)
 
 
-def _consonants(skeleton: str, scope: NarratorScope) -> Select[Any]:
-    """The FUZZY_FORMS name forms, of either script, whose consonants are the query's or start with them,
-    those with the fewest other consonants first."""
-    form = t.narrator_search_form.c.skeleton
-    share = literal(SKELETON_CREDIT * len(skeleton)) / func.greatest(func.char_length(form), 1)
-    starts = and_(form.startswith(skeleton, autoescape=True), share >= MIN_SKELETON_SHARE)
-    condition = or_(form == skeleton, starts) if len(skeleton) >= MIN_SKELETON_PREFIX else form == skeleton
-    return _forms(condition, _name_score(share), scope).order_by(func.char_length(form)).limit(FUZZY_FORMS)
+def _name_params(query: str, skeleton: str, scope: NarratorScope) -> dict[str, Any]:
+    return {
+        "query": query,
+        "prefix": f"{_escaped(query)} %",
+        "substring": f"%{_escaped(query)}%",
+        "words": query.split(),
+        "length": float(len(query)),
+        "script": scope.script,
+        "skeleton": skeleton,
+        "skeleton_prefix": f"{_escaped(skeleton)}%",
+        "skeleton_credit": SKELETON_CREDIT * len(skeleton),
+        "grade_tier": scope.grade_tier,
+        "region": scope.region,
+        "generation": scope.generation,
+        "most": scope.most,
+    }
 
 
-def _fuzzy(query: str, skeleton: str, scope: NarratorScope) -> Any:
-    branches = [_similar(query, scope), *([_consonants(skeleton, scope)] if len(skeleton) >= MIN_SKELETON else [])]
-    return union_all(*branches).subquery()
+def _name_hit(row: Row) -> tuple[str, NarratorHitRecord]:
+    record = NarratorHitRecord(
+        narrator_record(row),
+        row["matched_form"],
+        row["form_source_id"],
+        row["form_source_key"],
+        round(min(1.0, float(row["score"])), 4),
+    )
+    return NAME_TIERS[row["tier"]], record
 
 
 async def narrators_by_name(
-    db: RequestDatabase, tier: str, query: str, skeleton: str, scope: NarratorScope
-) -> list[NarratorHitRecord]:
-    """Narrators one of whose name forms matches the query's key in the given tier."""
-    if tier == "fuzzy":
-        forms = _fuzzy(query, skeleton, scope)
-    else:
-        condition, score = KEY_TIERS[tier](query)
-        forms = _forms(and_(t.narrator_search_form.c.script == scope.script, condition), score, scope).subquery()
-    rows = await db.fetch(_narrator_matches(forms, scope))
-    return [
-        NarratorHitRecord(
-            narrator_record(row),
-            row["matched_form"],
-            row["form_source_id"],
-            row["form_source_key"],
-            round(min(1.0, float(row["score"])), 4),
-        )
-        for row in rows
-    ]
+    db: RequestDatabase, query: str, skeleton: str, scope: NarratorScope
+) -> list[tuple[str, NarratorHitRecord]]:
+    """Narrators one of whose name forms matches the query's key, each with the tier (NAME_TIERS) he matched
+    in: every narrator of a tier before those of the next, `most` at most. The fuzzy tier also compares the
+    query's consonant skeleton."""
+    statement = _name_statement(min(len(skeleton), MIN_SKELETON_PREFIX), _Filters.of(scope))
+    rows = await db.fetch(Bound(statement, _name_params(query, skeleton, scope)))
+    return [_name_hit(row) for row in rows]
