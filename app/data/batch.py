@@ -1,4 +1,5 @@
-"""The shapes every batched lookup shares: `key = any(:keys)`, results in key order, bounded lists.
+"""The shapes every batched lookup shares: keys from an array parameter, results in key order, bounded lists,
+children as JSON.
 
 Lookup statements are built once, at import, with named parameters: `:keys` (an array of keys),
 `:most` (rows kept per key); they run through `RequestDatabase.fetch(Bound(statement, params))`.
@@ -17,7 +18,6 @@ from sqlalchemy import (
     Label,
     Select,
     Subquery,
-    any_,
     bindparam,
     func,
     literal_column,
@@ -35,11 +35,6 @@ KEYS = "keys"
 MOST = "most"
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
-
-
-def any_of(column: ColumnElement[Any], keys: Iterable[Any]) -> ColumnElement[bool]:
-    """`column = any(:keys)` with these keys bound: for statements built per request."""
-    return column == any_(bindparam(None, list(keys), type_=ARRAY(column.type)))
 
 
 def any_key(column: ColumnElement[Any], name: str = KEYS) -> ColumnElement[bool]:
