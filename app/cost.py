@@ -202,17 +202,6 @@ def _walk(
     return walk.selection(root, operation.selection_set, frozenset()), tuple(sorted(walk.read))
 
 
-def measure(
-    schema: GraphQLSchema,
-    operation: OperationDefinitionNode,
-    fragments: Mapping[str, FragmentDefinitionNode],
-    variables: Mapping[str, Any],
-) -> Measure:
-    """The operation's measure, its variables coerced (defaults included) as execution will see them;
-    raises the contract's error for a bad variable or limit, or a fragment cycle."""
-    return _walk(schema, operation, fragments, coerce_variables(schema, operation, variables))[0]
-
-
 class MeasureCache:
     """Measures by operation and by the values of the variables they read (coerced `Int` limits).
 

@@ -33,7 +33,6 @@ import argparse
 import asyncio
 import json
 import os
-import signal
 import statistics
 import sys
 import tempfile
@@ -54,7 +53,18 @@ from rich.table import Table
 from app.embedded import database_url
 from app.settings import Settings, load_settings
 from bench.api_args import Variables, pick_arguments, pick_hadith_with_chains
-from bench.servers import JSON_HEADERS, ROOT, Server, api_command, database_env, free_port, server, stop, wait_ready
+from bench.servers import (
+    JSON_HEADERS,
+    ROOT,
+    Server,
+    api_command,
+    database_env,
+    free_port,
+    server,
+    stop,
+    stop_servers_on_sigterm,
+    wait_ready,
+)
 from bench.wrk import Load, Run, installed, parse_wrk, run_wrk
 from schema.contract import TOOLS
 
@@ -518,13 +528,9 @@ def run(options: Options, settings: Settings, url: str, console: Console) -> Non
     )
 
 
-def _terminated(signum: int, frame: object) -> None:
-    raise SystemExit(128 + signum)  # unwinds the servers' context managers: each is stopped
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     options = parse_options(argv)
-    signal.signal(signal.SIGTERM, _terminated)
+    stop_servers_on_sigterm()
     if not installed() and not options.smoke:
         raise SystemExit("wrk is not installed: apt-get install -y wrk")
     settings = load_settings()

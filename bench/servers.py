@@ -68,6 +68,15 @@ def group_rss(group: int) -> int:
     return total
 
 
+def stop_servers_on_sigterm() -> None:
+    """SIGTERM raises SystemExit, which unwinds the servers' context managers: each server is stopped."""
+    signal.signal(signal.SIGTERM, _terminated)
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

@@ -45,7 +45,7 @@ from app.embedded import database_url
 from app.settings import Settings, load_settings
 from bench.load import SEED, Configuration, Draw, answer, configurations, cpu_model, draw
 from bench.load import parse_options as load_defaults
-from bench.servers import Server, running_api
+from bench.servers import Server, running_api, stop_servers_on_sigterm
 from bench.wrk import Load, Run, installed, parse_wrk, run_wrk
 
 LAST_SAMPLES = 5  # the growth compares the first reading after the warm-up with the median of these
@@ -273,13 +273,9 @@ def soak(options: Options, settings: Settings, url: str, console: Console) -> No
     console.print("\n".join(load_lines(run, options.load.seconds) + memory_lines(samples)))
 
 
-def _terminated(signum: int, frame: object) -> None:
-    raise SystemExit(128 + signum)  # unwinds wrk's run and the API's context manager: both are stopped
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     options = parse_options(argv)
-    signal.signal(signal.SIGTERM, _terminated)
+    stop_servers_on_sigterm()
     if not installed():
         raise SystemExit("wrk is not installed: apt-get install -y wrk")
     settings = load_settings()

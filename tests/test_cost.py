@@ -1,6 +1,6 @@
 """The cost of a document, checked before any SQL: list limits, node count, cost, depth, aliases, fragments, tokens.
 
-The figures of `app.cost.measure` follow the rules of its docstring: a list counts its size in nodes
+The figures of `app.cost.MeasureCache` follow the rules of `app.cost` of its docstring: a list counts its size in nodes
 (times the sizes of the lists above it), an object costs 1 per instance, a scalar 0; a `limit` left
 out counts as its default; a list no argument sizes counts its fixed size (10 for provenance).
 """
@@ -13,7 +13,7 @@ import httpx
 import pytest
 from graphql import FragmentDefinitionNode, OperationDefinitionNode, parse
 
-from app.cost import CostLimits, Measure, check, measure
+from app.cost import CostLimits, Measure, MeasureCache, check, coerce_variables
 from app.errors import ApiError, InvalidInput, LimitExceeded, QueryRejected
 from schema.build import build_schema
 from schema.contract import TOOLS
@@ -51,11 +51,25 @@ AMPLIFIED_LISTS = _amplified("chains(limit: 20) { chains { chain_id } }")
 AMPLIFIED_SCALARS = _amplified("hadith_id")
 
 
-def measured(document: str, **variables: Any) -> Measure:
+def measured(document: str, cache: MeasureCache | None = None, **variables: Any) -> Measure:
+    """The document's measure with these variables, coerced as a request's are (through `cache` if given)."""
     parsed = parse(document)
     operation = next(d for d in parsed.definitions if isinstance(d, OperationDefinitionNode))
     fragments = {d.name.value: d for d in parsed.definitions if isinstance(d, FragmentDefinitionNode)}
-    return measure(SCHEMA, operation, fragments, variables)
+    coerced = coerce_variables(SCHEMA, operation, variables)
+    return (cache or MeasureCache(SCHEMA)).measure(document, operation, fragments, coerced)
+
+
+def test_a_kept_measure_follows_the_limit_values_it_read() -> None:
+    cache = MeasureCache(SCHEMA)
+    first = measured(SEARCH_WITH_VARIABLE, cache, limit=2)
+
+    assert measured(SEARCH_WITH_VARIABLE, cache, limit=2) == first
+    assert measured(SEARCH_WITH_VARIABLE, cache, limit=3).nodes > first.nodes
+    assert measured(SEARCH_WITH_VARIABLE, cache, limit=2) == first
+    for _ in range(2):  # a refused limit is never kept: refused every time
+        with pytest.raises(LimitExceeded):
+            measured(SEARCH_WITH_VARIABLE, cache, limit=21)
 
 
 async def _post(client: httpx.AsyncClient, document: str, variables: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -72,7 +86,7 @@ def _refusal(body: dict[str, Any]) -> tuple[str, str]:
     return error["extensions"]["code"], error["message"]
 
 
-# --- app.cost.measure, by hand ---------------------------------------------------------------------------
+# --- app.cost's measure, by hand ---------------------------------------------------------------------------
 
 
 def test_a_single_object_with_a_provenance_list() -> None:
