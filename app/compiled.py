@@ -14,17 +14,24 @@ import asyncio
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any, cast
 
 import strawberry
 from graphql import (
+    GRAPHQL_MAX_INT,
+    GRAPHQL_MIN_INT,
     FieldNode,
     GraphQLArgument,
+    GraphQLBoolean,
     GraphQLEnumType,
+    GraphQLID,
+    GraphQLInt,
     GraphQLList,
     GraphQLNonNull,
     GraphQLObjectType,
     GraphQLScalarType,
+    GraphQLString,
     OperationDefinitionNode,
     OperationType,
     SelectionSetNode,
@@ -32,6 +39,7 @@ from graphql import (
     value_from_ast,
 )
 from graphql.pyutils import Undefined
+from strawberry.schema.schema_converter import CustomGraphQLEnumType
 from strawberry.types.base import StrawberryObjectDefinition, StrawberryOptional
 from strawberry.types.field import StrawberryField
 
@@ -39,6 +47,7 @@ from app.context import Context
 
 TYPENAME = "__typename"
 Reader = Callable[[Mapping[str, Any]], Any]
+UNCHANGED = ((GraphQLString, str), (GraphQLID, str), (GraphQLBoolean, bool))  # values these serialize to themselves
 
 
 class NotCompiled(Exception):
@@ -52,17 +61,16 @@ class PlanInfo:
     context: Context
 
 
+Convert = Callable[["_Run", Any], Any]  # a field's value as read -> its value in the response
+
+
 @dataclass(frozen=True)
 class Field:
     key: str  # its key in the response: the alias, else the name
-    name: str
-    nullable: bool
-    is_list: bool
-    serialize: Callable[[Any], Any] | None  # leaves
-    fields: tuple["Field", ...]  # objects
+    convert: Convert
+    read: Callable[[Any], Any] | None = None  # its value from the parent object, when it has no resolver
     resolver: Callable[..., Any] | None = None  # a field with a resolver of its own
     arguments: tuple[tuple[str, Reader], ...] = ()
-    constant: str | None = None  # __typename
 
     def call(self, parent: Any, info: PlanInfo, variables: Mapping[str, Any]) -> Any:
         kwargs = {name: read(variables) for name, read in self.arguments}
@@ -78,30 +86,14 @@ class _Run:
         self.variables = variables
         self.waiting: list[tuple[dict[str, Any], Field, Any]] = []
 
-    def value(self, field: Field, value: Any) -> Any:
-        if value is None:
-            if not field.nullable:
-                raise NotCompiled(field.key)
-            return None
-        if field.is_list:
-            return [self.one(field, item) for item in value]
-        return self.one(field, value)
-
-    def one(self, field: Field, value: Any) -> Any:
-        if field.serialize is not None:
-            return field.serialize(value)
-        return self.object(field.fields, value)
-
     def object(self, fields: tuple[Field, ...], value: Any) -> dict[str, Any]:
         found: dict[str, Any] = {}
         for field in fields:
-            if field.constant is not None:
-                found[field.key] = field.constant
-            elif field.resolver is not None:
+            if field.read is not None:
+                found[field.key] = field.convert(self, field.read(value))
+            else:
                 found[field.key] = None  # keeps the key's place until its resolver answers
                 self.waiting.append((found, field, value))
-            else:
-                found[field.key] = self.value(field, getattr(value, field.name))
         return found
 
     async def settle(self) -> None:
@@ -109,18 +101,74 @@ class _Run:
         ends when all its calls have: none is cancelled midway through its statement."""
         while self.waiting:
             level, self.waiting = self.waiting, []
-            calls = (_call(field, parent, self.info, self.variables) for _, field, parent in level)
-            results = await asyncio.gather(*calls, return_exceptions=True)
-            failed = next((result for result in results if isinstance(result, BaseException)), None)
-            if failed is not None:
-                raise failed
-            for (found, field, _), result in zip(level, results, strict=True):
-                found[field.key] = self.value(field, result)
+            for (found, field, _), result in zip(level, await self.answers(level), strict=True):
+                found[field.key] = field.convert(self, result)
+
+    async def answers(self, level: list[tuple[dict[str, Any], Field, Any]]) -> list[Any]:
+        """The level's resolvers' answers; a lone call (a tool's root field) is awaited as it is, without
+        the task that gathering would wrap it in."""
+        calls = [_call(field, parent, self.info, self.variables) for _, field, parent in level]
+        if len(calls) == 1:
+            return [await calls[0]]
+        results = await asyncio.gather(*calls, return_exceptions=True)
+        failed = next((result for result in results if isinstance(result, BaseException)), None)
+        if failed is not None:
+            raise failed
+        return results
 
 
 async def _call(field: Field, parent: Any, info: PlanInfo, variables: Mapping[str, Any]) -> Any:
     value = field.call(parent, info, variables)
     return await value if inspect.isawaitable(value) else value
+
+
+def _leaf(named: GraphQLScalarType | GraphQLEnumType) -> Convert:
+    """The type's own serializer, with a shortcut for the values it would return unchanged."""
+    serialize = named.serialize
+    kept = next((python for graphql, python in UNCHANGED if graphql is named), None)
+    if kept is not None:
+        return lambda run, value: value if type(value) is kept else serialize(value)
+    if named is GraphQLInt:
+        return lambda run, value: (
+            value if type(value) is int and GRAPHQL_MIN_INT <= value <= GRAPHQL_MAX_INT else serialize(value)
+        )
+    if isinstance(named, CustomGraphQLEnumType):
+        names = _enum_names(named)
+        return lambda run, value: names[value] if type(value) is named.wrapped_cls else serialize(value)
+    return lambda run, value: serialize(value)
+
+
+def _enum_names(enum: CustomGraphQLEnumType) -> dict[Any, str]:
+    """What Strawberry's serializer answers for each member of the enum's class."""
+    members: list[Any] = list(enum.wrapped_cls)
+    return {member: enum.serialize(member) for member in members}
+
+
+def _as_is(run: "_Run", value: Any) -> Any:
+    return value
+
+
+def _constant(value: str) -> Callable[[Any], str]:
+    return lambda parent: value
+
+
+def _object(fields: tuple[Field, ...]) -> Convert:
+    return lambda run, value: run.object(fields, value)
+
+
+def _wrapped(inner: Convert, nullable: bool, is_list: bool, key: str) -> Convert:
+    """`inner` over a list's items or on the value itself; a null where the schema says non-null is
+    left to normal execution (it answers the error)."""
+    convert = (lambda run, value: [inner(run, item) for item in value]) if is_list else inner
+
+    def wrapped(run: _Run, value: Any) -> Any:
+        if value is None:
+            if not nullable:
+                raise NotCompiled(key)
+            return None
+        return convert(run, value)
+
+    return wrapped
 
 
 @dataclass(frozen=True)
@@ -193,18 +241,19 @@ class _Builder:
         if node.directives:
             raise NotCompiled(name)
         if name == TYPENAME:
-            return Field(key, name, False, False, None, (), constant=parent.name)
+            return Field(key, _as_is, read=_constant(parent.name))
         strawberry_field = self.definition(parent.name).get_field(name)
         if strawberry_field is None or name not in parent.fields:
             raise NotCompiled(name)
         graphql_field = parent.fields[name]
         nullable, is_list, named = _unwrap(graphql_field.type)
-        serialize = named.serialize if isinstance(named, GraphQLScalarType | GraphQLEnumType) else None
-        fields = () if serialize else self.fields(named, node.selection_set)
+        leaf = isinstance(named, GraphQLScalarType | GraphQLEnumType)
+        inner = _leaf(named) if leaf else _object(self.fields(named, node.selection_set))
+        convert = _wrapped(inner, nullable, is_list, key)
         if strawberry_field.base_resolver is None:
             if node.arguments:
                 raise NotCompiled(name)
-            return Field(key, strawberry_field.python_name, nullable, is_list, serialize, fields)
+            return Field(key, convert, read=attrgetter(strawberry_field.python_name))
         types = {argument.python_name: argument.type for argument in strawberry_field.arguments}
         arguments = tuple(
             (
@@ -214,7 +263,7 @@ class _Builder:
             for a in node.arguments or ()
         )
         resolver = _resolver(strawberry_field)
-        return Field(key, name, nullable, is_list, serialize, fields, resolver, arguments)
+        return Field(key, convert, resolver=resolver, arguments=arguments)
 
     def fields(self, parent: GraphQLObjectType, selection: SelectionSetNode | None) -> tuple[Field, ...]:
         nodes = selection.selections if selection else ()
