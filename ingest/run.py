@@ -1,4 +1,5 @@
-"""One import: read every source into rows, write them into a build schema, swap it in, summarize."""
+"""One import: read every source into rows, write them into a build schema, derive the tables computed from them,
+swap it in, summarize."""
 
 import asyncio
 import time
@@ -13,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from app.arabic import NORMALIZER_VERSION
 from ingest import writer
 from ingest.context import ImportContext
+from ingest.derived import fill_derived_tables
 from ingest.sources import SOURCES
 from ingest.steps import STEPS
 from ingest.summary import print_summary, table_counts
@@ -112,7 +114,10 @@ async def _build_and_swap(
             progress.update(task, advance=rows, description=f"writing: {table}")
 
         await writer.copy_tables(conn, ctx.tables, advance)
+        progress.update(task, description="writing: derived tables")
+        await fill_derived_tables(conn)
         progress.update(task, description="writing rows (COPY)")
+    await writer.analyze(conn)
     if reader_role:
         await writer.grant_reader(conn, reader_role)
     await writer.swap_in(conn, live_schema)

@@ -159,6 +159,8 @@ CREATE TABLE narrator (
     birth_year_hijri  integer,
     death_year_hijri  integer,
     chain_node_count  integer NOT NULL DEFAULT 0,
+    occurrence_count  integer NOT NULL DEFAULT 0, -- its chain nodes resolved 'confirmed'
+    distinct_hadith_count integer NOT NULL DEFAULT 0, -- the hadith of those nodes' chains
     source_id         text NOT NULL REFERENCES source,
     source_key        text NOT NULL
 );
@@ -282,6 +284,85 @@ CREATE TABLE chain_node (
     CHECK (resolution_status <> 'confirmed' OR narrator_id IS NOT NULL)
 );
 CREATE INDEX chain_node_narrator_idx ON chain_node (narrator_id, resolution_status);
+
+-- derived at import ------------------------------------------------------------------------------
+-- The lists the narrator tools page through, each in the order a tool lists it, with each row's rank in it:
+-- filled by SQL (ingest/derived.py) from the tables above once they are written. No foreign keys: every row
+-- is read from rows that passed theirs. A pair of narrators is keyed by its lower and its higher id.
+
+CREATE TABLE profile_variant (                  -- narrator_name_variant, by narrator
+    narrator_id          integer NOT NULL,
+    variant_rank         integer NOT NULL,      -- 1-based among the narrator's, by kind, script, form, source_id
+    form                 text NOT NULL,
+    script               text NOT NULL,
+    kind                 text NOT NULL,
+    source_id            text NOT NULL,
+    source_key           text,
+    PRIMARY KEY (narrator_id, variant_rank)
+);
+
+CREATE TABLE profile_entry (                    -- narrator_notice_link with its rijal_notice, by narrator
+    narrator_id          integer NOT NULL,
+    entry_rank           integer NOT NULL,      -- 1-based: LINKED, AMBIGUOUS, CONFLICTED; confidence (highest,
+                                                -- then none); entry_id
+    notice_id            integer NOT NULL,
+    entry_id             text NOT NULL,         -- the notice's
+    text                 text NOT NULL,         -- the notice's
+    page                 text,                  -- the notice's
+    work_source_id       text NOT NULL,         -- the notice's source_id
+    status               text NOT NULL,         -- the link's
+    method               text NOT NULL,         -- the link's
+    confidence           double precision,      -- the link's
+    link_source_id       text NOT NULL,         -- the link's source_id
+    PRIMARY KEY (narrator_id, entry_rank)
+);
+
+CREATE TABLE narrator_occurrence (              -- each chain node resolved 'confirmed', by narrator
+    narrator_id          integer NOT NULL,
+    occurrence_rank      integer NOT NULL,      -- 1-based among the narrator's, by hadith_id, chain_number, position
+    hadith_id            integer NOT NULL,      -- the chain's
+    canonical_reference  text NOT NULL,         -- the hadith's
+    chain_id             integer NOT NULL,
+    chain_source_id      text NOT NULL,         -- the chain's source_id and source_key
+    chain_source_key     text NOT NULL,
+    node_id              integer NOT NULL,
+    position             integer NOT NULL,
+    node_source_key      text NOT NULL,         -- the node's source_key
+    PRIMARY KEY (narrator_id, occurrence_rank)
+);
+
+CREATE TABLE pair_relation (                    -- transmission_relation, by the pair of its two narrators
+    least_narrator_id    integer NOT NULL,
+    greatest_narrator_id integer NOT NULL,
+    relation_rank        integer NOT NULL,      -- 1-based: attested, probable, ambiguous, unresolved; source_id;
+                                                -- teacher_id
+    relation_id          integer NOT NULL,
+    teacher_id           integer NOT NULL,
+    student_id           integer NOT NULL,
+    status               text NOT NULL,
+    method               text NOT NULL,
+    confidence           double precision,
+    source_id            text NOT NULL,
+    source_key           text NOT NULL,
+    PRIMARY KEY (least_narrator_id, greatest_narrator_id, relation_rank),
+    CHECK (least_narrator_id < greatest_narrator_id)
+);
+
+-- Two different narrators on adjacent nodes of a chain, both nodes 'confirmed' or 'probable'.
+CREATE TABLE pair_observation (
+    least_narrator_id    integer NOT NULL,
+    greatest_narrator_id integer NOT NULL,
+    observation_rank     integer NOT NULL,      -- 1-based among the pair's, by hadith_id, chain_id, lower position
+    hadith_id            integer NOT NULL,      -- the chain's
+    canonical_reference  text NOT NULL,         -- the hadith's
+    chain_id             integer NOT NULL,
+    chain_source_id      text NOT NULL,         -- the chain's source_id and source_key
+    chain_source_key     text NOT NULL,
+    upper_node_id        integer NOT NULL,      -- the node at position + 1: nearer the Prophet
+    lower_node_id        integer NOT NULL,
+    PRIMARY KEY (least_narrator_id, greatest_narrator_id, observation_rank),
+    CHECK (least_narrator_id < greatest_narrator_id)
+);
 
 -- commentary -------------------------------------------------------------------------------------
 

@@ -90,6 +90,10 @@ async def copy_tables(
             columns, records = _records(table, rows, await _columns(conn, table))
             await conn.copy_records_to_table(table, records=records, columns=columns, schema_name=BUILD_SCHEMA)
         advance(table, len(rows))
+
+
+async def analyze(conn: asyncpg.Connection) -> None:
+    """Gather the planner's statistics, once every table is filled."""
     await conn.execute("ANALYZE")
 
 

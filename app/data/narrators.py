@@ -1,7 +1,9 @@
 """Lookups of narrators: identity; the distinct hadith of each; and what each narrator tool reads, one statement
 each: a profile, a page of occurrences, what links two narrators.
 
-Those three bring their lists in the same statement, as `json_rows` of the record's fields in field order.
+Those three bring their lists in the same statement, as `json_rows` of the record's fields in field order. They
+read each list from the table the import derives for it (ingest/derived.py), where it is already in order and
+ranked: the first rows of a list, or a page of it, are a range of its primary key.
 """
 
 from collections.abc import Sequence
@@ -16,13 +18,11 @@ from sqlalchemy import (
     Select,
     Subquery,
     and_,
+    bindparam,
     case,
     column,
     func,
-    literal,
-    or_,
     select,
-    true,
 )
 from sqlalchemy.orm import aliased
 from sqlalchemy.types import TypeEngine
@@ -31,18 +31,15 @@ from app.data import tables as t
 from app.data.batch import (
     KEYS,
     MOST,
-    RANK,
     PageQuery,
     any_key,
     array_param,
     deduplicated,
     grouped,
     in_key_order,
-    json_first,
     json_rows,
     most_of,
     page_of,
-    ranked_rows,
 )
 from app.data.records import (
     AssertionRecord,
@@ -67,9 +64,6 @@ PageKey = tuple[int, int, int]  # (narrator id, page, limit)
 PairKey = tuple[int, int, int, bool]  # (narrator a, narrator b, limit, with the chain observations)
 
 CONFIRMED = "confirmed"
-OBSERVABLE = ("confirmed", "probable")  # nodes whose narrator id the evidence supports
-STATUS_ORDER = {"attested": 0, "probable": 1, "ambiguous": 2, "unresolved": 3}
-LINK_ORDER = {"LINKED": 0, "AMBIGUOUS": 1, "CONFLICTED": 2}
 MOST_FORMS = "most_forms"
 
 
@@ -110,12 +104,22 @@ def _asked(**columns: TypeEngine[Any]) -> Subquery:
     return select(keys.render_derived()).limit(func.cardinality(arrays[0])).subquery()
 
 
+def _first_ranked(
+    table: FromClause, columns: Sequence[str], *, where: ColumnElement[bool], rank: str, most: str, label: str
+) -> Label[Any]:
+    """The rows of a derived table that match `where`: the first `:most` by the rank the import gave them, as
+    `json_rows`."""
+    kept = and_(where, table.c[rank] <= bindparam(most, type_=Integer))
+    return json_rows(table, columns, order=[table.c[rank]], where=kept, label=label)
+
+
 def _variants_of_narrator() -> Label[Any]:
-    """A narrator's name forms: dataset names first, then rijal headwords, then isnad forms."""
-    v = t.narrator_name_variant
-    statement = select(v).where(v.c.narrator_id == t.narrator.c.narrator_id).correlate(t.narrator)
-    order = [v.c.kind, v.c.script, v.c.form]
-    return json_first(statement, VariantRecord.__slots__, order=order, most=MOST_FORMS, label="variants")
+    """A narrator's first name forms: dataset names first, then rijal headwords, then isnad forms."""
+    v = t.profile_variant
+    where = v.c.narrator_id == t.narrator.c.narrator_id
+    return _first_ranked(
+        v, VariantRecord.__slots__, where=where, rank="variant_rank", most=MOST_FORMS, label="variants"
+    )
 
 
 def _legacy_fields_of_narrator() -> Label[Any]:
@@ -125,28 +129,10 @@ def _legacy_fields_of_narrator() -> Label[Any]:
 
 
 def _notice_links_of_narrator() -> Label[Any]:
-    """The rijal notices linked to a narrator: LINKED first, then AMBIGUOUS, then CONFLICTED."""
-    link, notice = t.narrator_notice_link, t.rijal_notice
-    statement = (
-        select(
-            link.c.narrator_id,
-            link.c.notice_id,
-            link.c.status,
-            link.c.method,
-            link.c.confidence,
-            link.c.source_id.label("link_source_id"),
-            notice.c.entry_id,
-            notice.c.text,
-            notice.c.page,
-            notice.c.source_id.label("work_source_id"),
-        )
-        .select_from(link.join(notice, notice.c.notice_id == link.c.notice_id))
-        .where(link.c.narrator_id == t.narrator.c.narrator_id)
-        .correlate(t.narrator)
-    )
-    status_rank = func.array_position(literal(list(LINK_ORDER)), link.c.status)
-    order = [status_rank, link.c.confidence.desc().nulls_last(), notice.c.entry_id]
-    return json_first(statement, NoticeLinkRecord.__slots__, order=order, most=MOST, label="notice_links")
+    """The first rijal notices linked to a narrator: LINKED first, then AMBIGUOUS, then CONFLICTED."""
+    e = t.profile_entry
+    where = e.c.narrator_id == t.narrator.c.narrator_id
+    return _first_ranked(e, NoticeLinkRecord.__slots__, where=where, rank="entry_rank", most=MOST, label="notice_links")
 
 
 def _assertions_of_narrator() -> Label[Any]:
@@ -189,54 +175,22 @@ async def profile_by_narrator_id(db: RequestDatabase, keys: Sequence[ProfileKey]
     return [_profile(rows[narrator], forms, entries) if narrator in rows else None for narrator, forms, entries in keys]
 
 
-def _confirmed_nodes_of(pages: Subquery) -> ColumnElement[bool]:
-    return and_(t.chain_node.c.narrator_id == pages.c.narrator_id, t.chain_node.c.resolution_status == CONFIRMED)
-
-
-def _occurrence_counts(pages: Subquery) -> FromClause:
-    """How many confirmed chain occurrences the narrator has, and in how many distinct hadith (all pages)."""
-    n, c = t.chain_node, t.chain
-    return (
-        select(
-            func.count().label("occurrence_count"),
-            func.count(c.c.hadith_id.distinct()).label("distinct_hadith_count"),
-        )
-        .select_from(n.join(c, c.c.chain_id == n.c.chain_id))
-        .where(_confirmed_nodes_of(pages))
-        .lateral("counts")
-    )
-
-
 def _occurrences_on_page(pages: Subquery) -> Label[Any]:
-    """The narrator's confirmed chain occurrences ranked low < rank <= high, by hadith, chain and position."""
-    n, c, h = t.chain_node, t.chain, t.hadith
-    occurrences = (
-        select(
-            n.c.narrator_id,
-            c.c.hadith_id,
-            h.c.canonical_reference,
-            c.c.chain_id,
-            c.c.source_id.label("chain_source_id"),
-            c.c.source_key.label("chain_source_key"),
-            n.c.node_id,
-            n.c.position,
-            n.c.source_key.label("node_source_key"),
-        )
-        .select_from(n.join(c, c.c.chain_id == n.c.chain_id).join(h, h.c.hadith_id == c.c.hadith_id))
-        .where(_confirmed_nodes_of(pages))
-        .correlate(pages)
-    )
-    rows = ranked_rows(occurrences, [c.c.hadith_id, c.c.chain_number, n.c.position])
-    on_page = and_(rows.c[RANK] > pages.c.low, rows.c[RANK] <= pages.c.high)
-    return json_rows(rows, OccurrenceRecord.__slots__, order=[rows.c[RANK]], where=on_page, label="occurrences")
+    """The narrator's confirmed chain occurrences ranked low < rank <= high (ranked by hadith, chain number and
+    position at import)."""
+    o = t.narrator_occurrence
+    rank = o.c.occurrence_rank
+    on_page = and_(o.c.narrator_id == pages.c.narrator_id, rank > pages.c.low, rank <= pages.c.high)
+    return json_rows(o, OccurrenceRecord.__slots__, order=[rank], where=on_page, label="occurrences")
 
 
 def _occurrence_page_by_narrator_id() -> Select[Any]:
-    """For each page asked of an existing narrator: the counts of its occurrences, and those of the page."""
+    """For each page asked of an existing narrator: the counts of its occurrences (made at import), and those of
+    the page."""
     pages, n = _asked(narrator_id=Integer(), low=Integer(), high=Integer()), t.narrator
-    counts = _occurrence_counts(pages)
-    return select(pages.c.narrator_id, pages.c.low, counts, _occurrences_on_page(pages)).select_from(
-        pages.join(n, n.c.narrator_id == pages.c.narrator_id).join(counts, true())
+    counts = (n.c.occurrence_count, n.c.distinct_hadith_count)
+    return select(pages.c.narrator_id, pages.c.low, *counts, _occurrences_on_page(pages)).select_from(
+        pages.join(n, n.c.narrator_id == pages.c.narrator_id)
     )
 
 
@@ -293,18 +247,20 @@ async def hadith_ids_by_narrator_id(db: RequestDatabase, keys: Sequence[BoundedK
     return await HADITH_IDS_BY_NARRATOR_ID.fetch(db, keys)
 
 
-def _between(pairs: Subquery, one: ColumnElement[Any], other: ColumnElement[Any]) -> ColumnElement[bool]:
-    """`one` and `other` are the two narrators of the pair, either way round."""
+def _of_pair(pairs: Subquery, table: FromClause) -> ColumnElement[bool]:
+    """The rows of a table keyed by pair that are the pair asked's, whichever way round it was asked."""
     first, second = pairs.c.first_id, pairs.c.second_id
-    return or_(and_(one == first, other == second), and_(one == second, other == first))
+    return and_(
+        table.c.least_narrator_id == func.least(first, second),
+        table.c.greatest_narrator_id == func.greatest(first, second),
+    )
 
 
 def _relations_of_pair(pairs: Subquery) -> Label[Any]:
-    """The relations recorded between the two narrators, both directions, strongest status first."""
-    r = t.transmission_relation
-    statement = select(r).where(_between(pairs, r.c.teacher_id, r.c.student_id)).correlate(pairs)
-    order = [func.array_position(literal(list(STATUS_ORDER)), r.c.status), r.c.source_id, r.c.teacher_id]
-    return json_first(statement, RelationRecord.__slots__, order=order, most=MOST, label="relations")
+    """The first relations recorded between the two narrators, both directions, strongest status first."""
+    r = t.pair_relation
+    where = _of_pair(pairs, r)
+    return _first_ranked(r, RelationRecord.__slots__, where=where, rank="relation_rank", most=MOST, label="relations")
 
 
 def _json_node(node: FromClause) -> ColumnElement[Any]:
@@ -312,34 +268,29 @@ def _json_node(node: FromClause) -> ColumnElement[Any]:
 
 
 def _observations_of_pair(pairs: Subquery) -> Label[Any]:
-    """Where the two narrators stand adjacent in an observed chain, by hadith, chain and position."""
-    lower, upper = aliased(t.chain_node, name="lower_node"), aliased(t.chain_node, name="upper_node")
-    c, h = t.chain, t.hadith
-    adjacent = and_(upper.c.chain_id == lower.c.chain_id, upper.c.position == lower.c.position + 1)
-    statement = (
+    """Where the two narrators stand adjacent in an observed chain: the pair's first `:most`, ranked by hadith,
+    chain and position at import."""
+    o = t.pair_observation
+    upper, lower = aliased(t.chain_node, name="upper_node"), aliased(t.chain_node, name="lower_node")
+    rows = (
         select(
-            c.c.hadith_id,
-            h.c.canonical_reference,
-            c.c.chain_id,
-            c.c.source_id.label("chain_source_id"),
-            c.c.source_key.label("chain_source_key"),
+            o.c.observation_rank,
+            o.c.hadith_id,
+            o.c.canonical_reference,
+            o.c.chain_id,
+            o.c.chain_source_id,
+            o.c.chain_source_key,
             _json_node(upper).label("upper_node"),
             _json_node(lower).label("lower_node"),
         )
         .select_from(
-            lower.join(upper, adjacent)
-            .join(c, c.c.chain_id == lower.c.chain_id)
-            .join(h, h.c.hadith_id == c.c.hadith_id)
+            o.join(upper, upper.c.node_id == o.c.upper_node_id).join(lower, lower.c.node_id == o.c.lower_node_id)
         )
-        .where(
-            _between(pairs, lower.c.narrator_id, upper.c.narrator_id),
-            or_(*(lower.c.resolution_status == s for s in OBSERVABLE)),
-            or_(*(upper.c.resolution_status == s for s in OBSERVABLE)),
-        )
+        .where(_of_pair(pairs, o), o.c.observation_rank <= bindparam(MOST, type_=Integer))
         .correlate(pairs)
+        .subquery()
     )
-    order = [c.c.hadith_id, c.c.chain_id, lower.c.position]
-    return json_first(statement, ObservationRecord.__slots__, order=order, most=MOST, label="observations")
+    return json_rows(rows, ObservationRecord.__slots__, order=[rows.c.observation_rank], label="observations")
 
 
 def _pair_by_narrator_ids() -> Select[Any]:

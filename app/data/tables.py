@@ -95,17 +95,8 @@ narrator = Table(
     _int("birth_year_hijri"),
     _int("death_year_hijri"),
     _int("chain_node_count"),
-    _text("source_id"),
-    _text("source_key"),
-)
-narrator_name_variant = Table(
-    "narrator_name_variant",
-    metadata,
-    _int("narrator_id"),
-    _text("form"),
-    _text("form_normalized"),
-    _text("script"),
-    _text("kind"),
+    _int("occurrence_count"),
+    _int("distinct_hadith_count"),
     _text("source_id"),
     _text("source_key"),
 )
@@ -131,27 +122,6 @@ narrator_legacy_field = Table(
     _text("source_id"),
     _text("source_key"),
 )
-rijal_notice = Table(
-    "rijal_notice",
-    metadata,
-    _int("notice_id"),
-    _text("entry_id"),
-    _text("source_id"),
-    _text("entry_number"),
-    _text("page"),
-    _text("headword"),
-    _text("text"),
-)
-narrator_notice_link = Table(
-    "narrator_notice_link",
-    metadata,
-    _int("narrator_id"),
-    _int("notice_id"),
-    _text("status"),
-    _text("method"),
-    Column("confidence", Float),
-    _text("source_id"),
-)
 scholarly_assertion = Table(
     "scholarly_assertion",
     metadata,
@@ -162,18 +132,6 @@ scholarly_assertion = Table(
     _text("source_id"),
     _int("notice_id"),
     _text("locator"),
-    _text("source_key"),
-)
-transmission_relation = Table(
-    "transmission_relation",
-    metadata,
-    _int("relation_id"),
-    _int("teacher_id"),
-    _int("student_id"),
-    _text("status"),
-    _text("method"),
-    Column("confidence", Float),
-    _text("source_id"),
     _text("source_key"),
 )
 chain = Table(
@@ -200,6 +158,75 @@ chain_node = Table(
     Column("confidence", Float),
     _text("method"),
     _text("source_key"),
+)
+profile_variant = Table(
+    "profile_variant",
+    metadata,
+    _int("narrator_id"),
+    _int("variant_rank"),
+    _text("form"),
+    _text("script"),
+    _text("kind"),
+    _text("source_id"),
+    _text("source_key"),
+)
+profile_entry = Table(
+    "profile_entry",
+    metadata,
+    _int("narrator_id"),
+    _int("entry_rank"),
+    _int("notice_id"),
+    _text("entry_id"),
+    _text("text"),
+    _text("page"),
+    _text("work_source_id"),
+    _text("status"),
+    _text("method"),
+    Column("confidence", Float),
+    _text("link_source_id"),
+)
+narrator_occurrence = Table(
+    "narrator_occurrence",
+    metadata,
+    _int("narrator_id"),
+    _int("occurrence_rank"),
+    _int("hadith_id"),
+    _text("canonical_reference"),
+    _int("chain_id"),
+    _text("chain_source_id"),
+    _text("chain_source_key"),
+    _int("node_id"),
+    _int("position"),
+    _text("node_source_key"),
+)
+pair_relation = Table(
+    "pair_relation",
+    metadata,
+    _int("least_narrator_id"),
+    _int("greatest_narrator_id"),
+    _int("relation_rank"),
+    _int("relation_id"),
+    _int("teacher_id"),
+    _int("student_id"),
+    _text("status"),
+    _text("method"),
+    Column("confidence", Float),
+    _text("source_id"),
+    _text("source_key"),
+)
+pair_observation = Table(
+    "pair_observation",
+    metadata,
+    _int("least_narrator_id"),
+    _int("greatest_narrator_id"),
+    _int("observation_rank"),
+    _int("hadith_id"),
+    _text("canonical_reference"),
+    _int("chain_id"),
+    _text("chain_source_id"),
+    _text("chain_source_key"),
+    _int("upper_node_id"),
+    _int("lower_node_id"),
 )
 public_commentary_passage = Table(
     "public_commentary_passage",

@@ -1,0 +1,95 @@
+"""The tables derived from the imported ones, filled by SQL once the rows are written, before the swap.
+
+Each holds a list that a narrator tool reads, in the order the tool lists it, with each row's rank in it: a
+narrator's name forms and rijal entries (get_narrator_profile), its confirmed occurrences
+(get_narrator_hadiths), the relations recorded between two narrators and where they stand adjacent in a chain
+(get_transmission_relation). The first rows of a list, or a page of it, are then a range of its primary key,
+read without sorting, whatever the list holds in all. The ranks are computed by the server the API reads,
+text compared in its collation; where the tool's order leaves ties (a name form given by two sources), the
+source settles them.
+"""
+
+import asyncpg
+
+OBSERVABLE = "('confirmed', 'probable')"  # nodes whose narrator id the evidence supports
+RELATION_ORDER = "ARRAY['attested', 'probable', 'ambiguous', 'unresolved']"  # strongest status first
+LINK_ORDER = "ARRAY['LINKED', 'AMBIGUOUS', 'CONFLICTED']"
+
+PROFILE_VARIANT = """
+INSERT INTO profile_variant (narrator_id, variant_rank, form, script, kind, source_id, source_key)
+SELECT narrator_id, row_number() OVER (PARTITION BY narrator_id ORDER BY kind, script, form, source_id),
+       form, script, kind, source_id, source_key
+  FROM narrator_name_variant
+ ORDER BY 1, 2
+"""
+
+PROFILE_ENTRY = f"""
+INSERT INTO profile_entry (narrator_id, entry_rank, notice_id, entry_id, text, page, work_source_id, status,
+                           method, confidence, link_source_id)
+SELECT l.narrator_id,
+       row_number() OVER (PARTITION BY l.narrator_id
+                          ORDER BY array_position({LINK_ORDER}, l.status), l.confidence DESC NULLS LAST, r.entry_id),
+       l.notice_id, r.entry_id, r.text, r.page, r.source_id, l.status, l.method, l.confidence, l.source_id
+  FROM narrator_notice_link l JOIN rijal_notice r ON r.notice_id = l.notice_id
+ ORDER BY 1, 2
+"""
+
+NARRATOR_OCCURRENCE = """
+INSERT INTO narrator_occurrence (narrator_id, occurrence_rank, hadith_id, canonical_reference, chain_id,
+                                 chain_source_id, chain_source_key, node_id, position, node_source_key)
+SELECT n.narrator_id,
+       row_number() OVER (PARTITION BY n.narrator_id ORDER BY c.hadith_id, c.chain_number, n.position),
+       c.hadith_id, h.canonical_reference, c.chain_id, c.source_id, c.source_key, n.node_id, n.position, n.source_key
+  FROM chain_node n JOIN chain c ON c.chain_id = n.chain_id JOIN hadith h ON h.hadith_id = c.hadith_id
+ WHERE n.resolution_status = 'confirmed'
+ ORDER BY 1, 2
+"""
+
+PAIR_RELATION = f"""
+WITH paired AS (
+    SELECT least(teacher_id, student_id) AS least_narrator_id, greatest(teacher_id, student_id) AS greatest_narrator_id,
+           relation_id, teacher_id, student_id, status, method, confidence, source_id, source_key
+      FROM transmission_relation
+     WHERE teacher_id <> student_id
+)
+INSERT INTO pair_relation (least_narrator_id, greatest_narrator_id, relation_rank, relation_id, teacher_id,
+                           student_id, status, method, confidence, source_id, source_key)
+SELECT least_narrator_id, greatest_narrator_id,
+       row_number() OVER (PARTITION BY least_narrator_id, greatest_narrator_id
+                          ORDER BY array_position({RELATION_ORDER}, status), source_id, teacher_id),
+       relation_id, teacher_id, student_id, status, method, confidence, source_id, source_key
+  FROM paired
+ ORDER BY 1, 2, 3
+"""
+
+PAIR_OBSERVATION = f"""
+WITH adjacent AS (
+    SELECT least(lower_node.narrator_id, upper_node.narrator_id) AS least_narrator_id,
+           greatest(lower_node.narrator_id, upper_node.narrator_id) AS greatest_narrator_id,
+           c.hadith_id, h.canonical_reference, c.chain_id, c.source_id, c.source_key,
+           upper_node.node_id AS upper_node_id, lower_node.node_id AS lower_node_id, lower_node.position
+      FROM chain_node lower_node
+      JOIN chain_node upper_node
+        ON upper_node.chain_id = lower_node.chain_id AND upper_node.position = lower_node.position + 1
+      JOIN chain c ON c.chain_id = lower_node.chain_id
+      JOIN hadith h ON h.hadith_id = c.hadith_id
+     WHERE lower_node.narrator_id <> upper_node.narrator_id
+       AND lower_node.resolution_status IN {OBSERVABLE} AND upper_node.resolution_status IN {OBSERVABLE}
+)
+INSERT INTO pair_observation (least_narrator_id, greatest_narrator_id, observation_rank, hadith_id,
+                              canonical_reference, chain_id, chain_source_id, chain_source_key,
+                              upper_node_id, lower_node_id)
+SELECT least_narrator_id, greatest_narrator_id,
+       row_number() OVER (PARTITION BY least_narrator_id, greatest_narrator_id ORDER BY hadith_id, chain_id, position),
+       hadith_id, canonical_reference, chain_id, source_id, source_key, upper_node_id, lower_node_id
+  FROM adjacent
+ ORDER BY 1, 2, 3
+"""
+
+DERIVED = (PROFILE_VARIANT, PROFILE_ENTRY, NARRATOR_OCCURRENCE, PAIR_RELATION, PAIR_OBSERVATION)
+
+
+async def fill_derived_tables(conn: asyncpg.Connection) -> None:
+    """Fill them from the written tables of the build schema (the search_path's first)."""
+    for statement in DERIVED:
+        await conn.execute(statement)
