@@ -1,12 +1,12 @@
-"""Times the search on the full database: p50 and p99 latency of each tier, and of whole requests.
+"""Times the search on the full database: p50 and p99 latency of each search statement, and of whole requests.
 
     python -m bench.search_bench [--queries eval/search_queries.jsonl] [--rounds 5]
 
 Uses ISNAD_DATABASE_URL, else the embedded PostgreSQL. Every query of the evaluation set is sent as a
 search_hadith / search_narrator request over HTTP to the app in process, one at a time, `rounds` times
-after a warm-up run. Each tier's statements are timed where the resolver runs them (app/data/search.py
-wrapped for the run): a tier that a request does not reach is not counted, a tier that runs and finds
-nothing is. The hadith fuzzy tier counts its vocabulary statement and its ranking statement.
+after a warm-up run. Each statement is timed where the resolver runs it (app/data/search.py wrapped for
+the run), under the tiers it holds: a statement that a request does not send is not counted, one that
+runs and finds nothing is. A hadith statement holding several tiers costs only the tiers it reaches.
 A script that prints figures, never a test.
 """
 
@@ -39,28 +39,28 @@ DOCUMENTS = {
     "search_narrator": "query ($query: String!, $query_language: String, $filters: NarratorFilters) {"
     " search_narrator(query: $query, query_language: $query_language, filters: $filters) { results { narrator_id } } }",
 }
-HADITH_TIERS = {
+HADITH_STATEMENTS = {
     "hadith_by_citation": "reference",
-    "hadith_by_phrase": "exact",
-    "hadith_by_terms": "fulltext",
-    "fuzzy_words": "fuzzy",
-    "hadith_by_fuzzy_words": "fuzzy",
+    "hadith_then_fuzzy_words": "exact, fulltext, vocabulary when room (Arabic)",
+    "hadith_by_fuzzy_words": "fuzzy (Arabic)",
+    "fuzzy_words": "vocabulary (French)",
+    "hadith_by_wording": "exact, fulltext, fuzzy (French)",
 }
 Timings = dict[str, list[tuple[float, str]]]  # name -> (seconds, query)
 
 
-def _hadith_tier(tier: str) -> Callable[..., str]:
-    return lambda *_: f"hadith {tier}"
+def _hadith_tiers(tiers: str) -> Callable[..., str]:
+    return lambda *_: f"hadith {tiers}"
 
 
 NAMERS = {
-    **{name: _hadith_tier(tier) for name, tier in HADITH_TIERS.items()},
+    **{name: _hadith_tiers(tiers) for name, tiers in HADITH_STATEMENTS.items()},
     "narrators_by_name": lambda *_: "narrator, all tiers (one statement)",
 }
 
 
 class TierClock:
-    """Seconds spent in each tier's statements during the current request."""
+    """Seconds spent in the statements of each tier (or tiers) during the current request."""
 
     def __init__(self) -> None:
         self.spent: dict[str, float] = defaultdict(float)
@@ -79,7 +79,7 @@ class TierClock:
 
 @contextmanager
 def clocked(clock: TierClock) -> Iterator[None]:
-    """app.data.search's tier functions, timed into `clock` while the block runs."""
+    """app.data.search's statement functions, timed into `clock` while the block runs."""
     originals = {name: getattr(search, name) for name in NAMERS}
     for name, namer in NAMERS.items():
         setattr(search, name, clock.timed(namer, originals[name]))
@@ -147,7 +147,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     queries = read_queries(options.queries)
     with database_url(settings.database_url, settings.embedded_pgdata) as url:
         tiers, requests = asyncio.run(measure(settings, url, queries, options.rounds))
-    console.print(table("search tiers, as the resolvers run them (statements of the tier)", tiers))
+    console.print(table("search statements, as the resolvers run them (the tiers each holds)", tiers))
     console.print(table("whole requests over HTTP (app in process)", requests))
     console.print(f"{len(queries)} queries x {options.rounds} rounds, one at a time, after a warm-up run of each.")
 

@@ -7,8 +7,6 @@ stemmed), then `fuzzy` for hadith that nothing better matched (most words, each 
 off, ranked with the trigram similarity of query and text). Every hit is an inference.
 """
 
-from collections.abc import Awaitable, Callable
-
 from app import arabic, latin
 from app.data import search
 from app.data.records import HadithHitRecord
@@ -35,8 +33,6 @@ TWO_READINGS = (
 )
 
 Found = list[tuple[MatchMethod, HadithHitRecord]]
-Tier = Callable[[search.HadithScope], Awaitable[list[HadithHitRecord]]]
-Tiers = list[tuple[MatchMethod, Tier]]
 
 
 def _hit(method: MatchMethod, record: HadithHitRecord, sources: Sources) -> HadithHit:
@@ -74,53 +70,39 @@ def _hit(method: MatchMethod, record: HadithHitRecord, sources: Sources) -> Hadi
     )
 
 
+def _found_as(hits: search.HadithHits) -> Found:
+    return [(MatchMethod(tier), record) for tier, record in hits]
+
+
 def _rest(scope: search.HadithScope, found: Found) -> search.HadithScope:
     return search.HadithScope(scope.collection_id, [r.hadith_id for _, r in found], scope.most - len(found))
 
 
-async def _run(tiers: Tiers, scope: search.HadithScope) -> Found:
-    """The tiers in order, each on what the earlier ones left of the limit."""
-    found: Found = []
-    for method, tier in tiers:
-        rest = _rest(scope, found)
-        if rest.most > 0:
-            found += [(method, record) for record in await tier(rest)]
+async def _arabic(db: RequestDatabase, query: str, scope: search.HadithScope) -> Found:
+    """The exact and fulltext tiers, with the vocabulary when they leave room; then the fuzzy tier, if they
+    left room: two statements at most."""
+    phrase = arabic.normalize(query)
+    in_order = " ".join(arabic.stem(word) for word in phrase.split())
+    wording = search.Wording(phrase, list(dict.fromkeys(in_order.split())), in_order)
+    hits, words = await search.hadith_then_fuzzy_words(db, "ar", wording, MIN_FUZZY_LETTERS, scope)
+    found = _found_as(hits)
+    rest = _rest(scope, found)
+    if rest.most > 0:
+        found += _found_as(await search.hadith_by_fuzzy_words(db, "ar", wording, words, rest))
     return found
 
 
-def _arabic(db: RequestDatabase, query: str) -> Tiers:
-    phrase = arabic.normalize(query)
-    in_order = " ".join(arabic.stem(word) for word in phrase.split())
-    stems = list(dict.fromkeys(in_order.split()))
-
-    async def fuzzy(scope: search.HadithScope) -> list[HadithHitRecord]:
-        words = await search.fuzzy_words(db, "ar", stems, MIN_FUZZY_LETTERS)
-        return await search.hadith_by_fuzzy_words(db, "ar", in_order, words, scope)
-
-    return [
-        (MatchMethod.exact, lambda scope: search.hadith_by_phrase(db, "ar", phrase, scope)),
-        (MatchMethod.fulltext, lambda scope: search.hadith_by_terms(db, "ar", stems, in_order, scope)),
-        (MatchMethod.fuzzy, fuzzy),
-    ]
-
-
-async def _french(db: RequestDatabase, query: str) -> Tiers:
-    """The French tiers, over the words the French text search indexes (stop words left out)."""
+async def _french(db: RequestDatabase, query: str, scope: search.HadithScope) -> Found:
+    """The vocabulary (which words the French text search indexes, and their corrections), then every tier,
+    over the words it indexes (stop words left out): two statements at most."""
     said = latin.words(query)
     words = list(dict.fromkeys(said))
     known = await search.fuzzy_words(db, "fr", words, MIN_FUZZY_LETTERS) if words else []
     content = [word.word for word in known]
-
-    async def fuzzy(scope: search.HadithScope) -> list[HadithHitRecord]:
-        return await search.hadith_by_fuzzy_words(db, "fr", " ".join(said), known, scope)
-
     if not content:
         return []
-    return [
-        (MatchMethod.exact, lambda scope: search.hadith_by_phrase(db, "fr", " ".join(said), scope)),
-        (MatchMethod.fulltext, lambda scope: search.hadith_by_terms(db, "fr", content, " ".join(said), scope)),
-        (MatchMethod.fuzzy, fuzzy),
-    ]
+    wording = search.Wording(" ".join(said), content, " ".join(said))
+    return _found_as(await search.hadith_by_wording(db, "fr", wording, known, scope))
 
 
 def _readings(citation: Citation) -> list[str]:
@@ -144,8 +126,8 @@ async def _found(info: Info, query: str, language: str, scope: search.HadithScop
         return await _cited(info, citation, scope), _readings(citation)
     db = info.context.db
     if language == "fr":
-        return await _run(await _french(db, query), scope), [NO_FRENCH]
-    return await _run(_arabic(db, query), scope), []
+        return await _french(db, query, scope), [NO_FRENCH]
+    return await _arabic(db, query, scope), []
 
 
 async def search_hadith(

@@ -1,40 +1,74 @@
 """The search statements are built once per shape: two searches of the same shape send the same SQL,
 whatever their words, so that PostgreSQL prepares it once per connection; a narrator search, all its
-tiers included, is one statement."""
+tiers included, is one statement; a hadith search, two at most, whichever tiers it reaches."""
+
+from typing import Any
 
 import httpx
+import pytest
 
 from tests.graphql_client import execute
 
 NARRATOR = "query ($query: String!) { search_narrator(query: $query) { results { narrator_id match_tier } } }"
 HADITH = "query ($query: String!) { search_hadith(query: $query) { results { hadith_id match_method } } }"
+HADITH_LIMIT = (
+    "query ($query: String!, $limit: Int) { search_hadith(query: $query, limit: $limit) { results { match_method } } }"
+)
 # Names whose consonant skeletons have four letters at least: the same shape of statement.
 NAMES = ("عبد الله بن عمر", "سفيان الثوري", "مالك بن أنس", "Sufyan ibn Uyaynah")
 PHRASES = ("إنما الأعمال بالنيات", "الدين النصيحة")
+# Real queries (most from eval/search_queries_subset.jsonl), a limit, the tiers their hits come from on the test
+# subset, and the statements sent: an Arabic search reads exact and fulltext in one statement (with the
+# vocabulary when they leave room), then the fuzzy tier; a French search reads the vocabulary, then every tier.
+TIER_PATHS = [
+    ("حدثنا", 3, ["exact"], 1),
+    ("الحر فأبردوا عن الصلاة قال", 3, ["exact", "fulltext"], 1),
+    ("وَتَحْرِيمُهَا التَّكْبِيرُ وَتَحْلِيلُهَا التَّسْلِيمُ قَالَ أَبُو", 5, ["exact", "fulltext", "fuzzy"], 2),
+    ("اغسلني من خطاياى الثلج الماء", 5, ["fulltext", "fuzzy"], 2),
+    ("انما الاعمال بالنيه", 5, ["fuzzy"], 2),
+    ("récompense des actions dépend des intentions", 5, ["exact"], 2),
+    ("Messager d’Allah ﷺ faisait la prière", 5, ["exact", "fulltext"], 2),
+    ("Muhammad, informe-moi sur l’islam. Le Messager d’Allah (ﷺ)", 5, ["exact", "fulltext", "fuzzy"], 2),
+    ("allah n’accepte aucune priere purification sans et il", 5, ["fulltext", "fuzzy"], 2),
+    ("ton meesager est venu chez nous et nous", 5, ["fuzzy"], 2),
+]
 
 
-async def _sent(client: httpx.AsyncClient, statements: list[str], document: str, query: str) -> list[str]:
-    """The statements of one search, after the catalog read once per process was warmed."""
-    await execute(client, document, query=query)
+async def _sent(
+    client: httpx.AsyncClient, statements: list[str], document: str, **variables: Any
+) -> tuple[list[str], dict[str, Any]]:
+    """The statements of one search, after the catalog read once per process was warmed, and its answer."""
+    await execute(client, document, **variables)
     statements.clear()
-    body = await execute(client, document, query=query)
+    body = await execute(client, document, **variables)
     assert "errors" not in body, body["errors"]
-    return list(statements)
+    return list(statements), body["data"]
 
 
 async def test_a_narrator_search_is_one_statement_the_same_for_every_name(
     client: httpx.AsyncClient, statements: list[str]
 ) -> None:
-    sent = [await _sent(client, statements, NARRATOR, name) for name in NAMES]
+    sent = [(await _sent(client, statements, NARRATOR, query=name))[0] for name in NAMES]
 
     assert [len(each) for each in sent] == [1] * len(NAMES)
     assert len({each[0] for each in sent}) == 1
 
 
-async def test_the_exact_tier_of_a_hadith_search_sends_the_same_statement_for_every_phrase(
+async def test_an_arabic_hadith_search_sends_the_same_first_statement_for_every_phrase(
     client: httpx.AsyncClient, statements: list[str]
 ) -> None:
-    sent = [await _sent(client, statements, HADITH, phrase) for phrase in PHRASES]
+    sent = [(await _sent(client, statements, HADITH, query=phrase))[0] for phrase in PHRASES]
 
     assert all(sent)
     assert len({each[0] for each in sent}) == 1
+
+
+@pytest.mark.parametrize(("query", "limit", "tiers", "count"), TIER_PATHS)
+async def test_a_hadith_search_sends_two_statements_at_most_whichever_tiers_it_reaches(
+    client: httpx.AsyncClient, statements: list[str], query: str, limit: int, tiers: list[str], count: int
+) -> None:
+    sent, data = await _sent(client, statements, HADITH_LIMIT, query=query, limit=limit)
+
+    methods = [hit["match_method"] for hit in data["search_hadith"]["results"]]
+    assert list(dict.fromkeys(methods)) == tiers
+    assert len(sent) == count <= 2

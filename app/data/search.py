@@ -1,9 +1,15 @@
 """Search statements: hadith by citation, Arabic and French wording; narrators by any name form.
 
-Each hadith function serves one match tier and returns at most `most` hits, best first; each reads a
-bounded number of rows (CANDIDATES, FUZZY_CANDIDATES) before ranking them, whatever the query. The
+A citation is one statement. The wording tiers (HADITH_TIERS) run together: one statement holds the
+tiers it is given, best first, each finding hadith that the earlier ones did not, in what they left of
+`most`; a tier that the earlier ones filled is never read (PostgreSQL reads a CTE only as its rows are
+pulled, and nothing under a limit of 0). Each tier reads a bounded number of rows (CANDIDATES,
+FUZZY_CANDIDATES) before ranking them, whatever the query. The fuzzy tier needs the vocabulary first
+(the query words' corrections): the statement of the exact and fulltext tiers can read it too, only when
+they leave room (Arabic: then the fuzzy tier is a second statement), or it is read first (French, whose
+fulltext tier needs to know which words are stop words: then every tier is the second statement). The
 narrator tiers run as one statement: the four tiers of the name key together, then the fuzzy tier only
-when they leave room. The tiers are combined by the resolvers (resolvers/search_hadith.py,
+when they leave room. The resolvers choose the statements (resolvers/search_hadith.py,
 resolvers/search_narrator.py).
 
 Every statement is built once per shape (the language, which filters and tiers it holds), with named
@@ -36,6 +42,7 @@ from typing import Any
 from sqlalchemy import (
     BindParameter,
     ColumnElement,
+    CompoundSelect,
     Float,
     Integer,
     Select,
@@ -49,6 +56,7 @@ from sqlalchemy import (
     literal,
     literal_column,
     not_,
+    null,
     or_,
     select,
     union_all,
@@ -68,6 +76,7 @@ FUZZY_WORD_SHARE = 0.6  # share of the query's words a fuzzy hit must hold, one 
 FUZZY_WORD_CREDIT = 0.8  # what a word one letter off counts for, against 1 for the word itself
 FUZZY_MIN_SCORE = 0.6  # a fuzzy hit scoring less resembles the query too little to be offered
 RARE_TERM = 1000  # a misheard word's corrections held by more texts than this find no candidates
+HADITH_TIERS = ("exact", "fulltext", "fuzzy")  # the wording tiers, best first
 # narrators
 NAME_MATCH_WEIGHT = 0.6  # of a narrator score (not exact): the match; the rest is the prior
 FUZZY_FORMS = 100  # name forms each fuzzy branch reads at most (the most similar first)
@@ -88,6 +97,20 @@ class HadithScope:
     collection_id: int | None
     exclude: Sequence[int]
     most: int
+
+
+@dataclass(frozen=True)
+class Wording:
+    """A query's wording as the tiers compare it: `phrase` (exact: the normalized Arabic phrase, the French
+    words as said), `words` (fulltext: the Arabic stems, the French content words), `in_order` (the words in
+    the query's order, which the fulltext and fuzzy tiers rank with)."""
+
+    phrase: str
+    words: Sequence[str]
+    in_order: str
+
+
+HadithHits = list[tuple[str, HadithHitRecord]]  # each hit with its tier (HADITH_TIERS)
 
 
 @dataclass(frozen=True)
@@ -163,13 +186,15 @@ def _hadith_hits(score: ColumnElement[Any]) -> Select[Any]:
     ).select_from(h.join(c, c.c.collection_id == h.c.collection_id))
 
 
-def _in_scope(condition: ColumnElement[bool], scope: _ScopeShape) -> ColumnElement[bool]:
+def _in_scope(condition: ColumnElement[bool], scope: _ScopeShape, earlier: Sequence[Any] = ()) -> ColumnElement[bool]:
+    """`condition`, for hadith in scope that no earlier tier of the statement found (`earlier`: their CTEs)."""
     h = t.hadith
     conditions = [condition]
     if scope.collection:
         conditions.append(h.c.collection_id == _param("collection_id", Integer))
     if scope.exclude:
         conditions.append(not_(h.c.hadith_id == any_(_array("exclude", Integer))))
+    conditions += [h.c.hadith_id.not_in(select(tier.c.hadith_id)) for tier in earlier]
     return and_(*conditions)
 
 
@@ -177,24 +202,37 @@ def _most(statement: Select[Any]) -> Select[Any]:
     return statement.limit(_param("most", Integer))
 
 
-def _candidates(share: ColumnElement[Any], condition: ColumnElement[bool], scope: _ScopeShape) -> Any:
-    """At most CANDIDATES hadith that meet `condition`, in scope, each with its `share` (the tier's score,
-    computed as the hadith is read): what a tier ranks."""
+def _candidates(
+    share: ColumnElement[Any], condition: ColumnElement[bool], scope: _ScopeShape, earlier: Sequence[Any]
+) -> Any:
+    """At most CANDIDATES hadith that meet `condition`, in scope, found by no earlier tier, each with its `share`
+    (the tier's score, computed as the hadith is read): what a tier ranks."""
     h = t.hadith
-    candidates = select(h.c.hadith_id, share.label("share")).where(_in_scope(condition, scope))
+    candidates = select(h.c.hadith_id, share.label("share")).where(_in_scope(condition, scope, earlier))
     return candidates.limit(CANDIDATES).subquery()
 
 
-def _best(found: Any, most: int | BindParameter[Any]) -> Any:
+def _best(found: Any, most: int) -> Any:
     """The `most` candidates of the highest share."""
     return select(found).order_by(found.c.share.desc(), found.c.hadith_id).limit(most).subquery()
 
 
-def _ranked(score: ColumnElement[Any], condition: ColumnElement[bool], scope: _ScopeShape) -> Select[Any]:
-    h = t.hadith
-    best = _best(_candidates(score, condition, scope), _param("most", Integer))
-    statement = _hadith_hits(best.c.share).join(best, best.c.hadith_id == h.c.hadith_id)
-    return _most(statement.order_by(statement.selected_columns.score.desc(), h.c.hadith_id))
+def _left(earlier: Sequence[Any]) -> ColumnElement[Any]:
+    """What the earlier tiers of the statement (`earlier`: their CTEs) left of `:most`."""
+    left: ColumnElement[Any] = _param("most", Integer)
+    for tier in earlier:
+        left = left - select(func.count()).select_from(tier).scalar_subquery()
+    return left
+
+
+def _kept(
+    name: str, hadith_id: ColumnElement[Any], score: ColumnElement[Any], earlier: Sequence[Any], *where: Any
+) -> Any:
+    """The hits of tier `name` (a CTE of hadith_id, score): the best first, as many as the earlier tiers left
+    room for. PostgreSQL reads it only as its rows are pulled, and reads nothing under a limit of 0: a tier
+    that the earlier ones filled costs nothing."""
+    kept = select(hadith_id, score.label("score")).where(*where).order_by(score.desc(), hadith_id)
+    return kept.limit(_left(earlier)).cte(name)
 
 
 def _hit(row: Row) -> HadithHitRecord:
@@ -210,10 +248,6 @@ def _hit(row: Row) -> HadithHitRecord:
         source_key=row["source_key"],
         text_fr_edition_id=row["text_fr_edition_id"],
     )
-
-
-async def _hadith(db: RequestDatabase, statement: Select[Any], params: dict[str, Any]) -> list[HadithHitRecord]:
-    return [_hit(row) for row in await db.fetch(Bound(statement, params))]
 
 
 @functools.cache
@@ -239,12 +273,12 @@ async def hadith_by_citation(
     params = {**_scope_params(scope), "code": code, "numbers": list(numbers)}
     if in_book is not None:
         params |= {"book": in_book[0], "in_book_hadith": f"/{in_book[1]}"}
-    return await _hadith(db, statement, params)
+    return [_hit(row) for row in await db.fetch(Bound(statement, params))]
 
 
-def _coverage(measure: ColumnElement[Any]) -> ColumnElement[Any]:
-    """How much of the text (the Arabic matn, the French text) the query (`:length` characters) covers."""
-    return _param("length", Float) / func.greatest(measure, 1)
+def _coverage(measure: ColumnElement[Any], length: str) -> ColumnElement[Any]:
+    """How much of the text (the Arabic matn, the French text) the query (`:<length>` characters) covers."""
+    return _param(length, Float) / func.greatest(measure, 1)
 
 
 def _measure(language: str) -> ColumnElement[Any]:
@@ -263,24 +297,12 @@ def _holds_phrase(language: str) -> ColumnElement[bool]:
     return and_(_like(text, "contained"), _like(literal(" ") + text + literal(" "), "bounded"))
 
 
-@functools.cache
-def _phrase_statement(language: str, scope: _ScopeShape) -> Select[Any]:
-    score = func.least(1.0, _coverage(_measure(language)))
-    return _ranked(score, _holds_phrase(language), scope)
-
-
-async def hadith_by_phrase(
-    db: RequestDatabase, language: str, phrase: str, scope: HadithScope
-) -> list[HadithHitRecord]:
-    """Hadith whose normalized text holds the normalized phrase, at word boundaries."""
-    params = {
-        **_scope_params(scope),
-        "phrase": phrase,
-        "length": float(len(phrase)),
-        "contained": f"%{_escaped(phrase)}%",
-        "bounded": f"% {_escaped(phrase)} %",
-    }
-    return await _hadith(db, _phrase_statement(language, _ScopeShape.of(scope)), params)
+def _exact(language: str, scope: _ScopeShape, earlier: Sequence[Any]) -> Any:
+    """Hadith whose normalized text holds the normalized phrase, at word boundaries, scored by how much of
+    the text it covers (`:phrase_length`)."""
+    share = func.least(1.0, _coverage(_measure(language), "phrase_length"))
+    found = _candidates(share, _holds_phrase(language), scope, earlier)
+    return _kept("exact", found.c.hadith_id, found.c.share, earlier)
 
 
 def _config(language: str) -> ColumnElement[Any]:
@@ -297,26 +319,18 @@ def _any_of(terms: Sequence[str]) -> str:
     return "(" + " | ".join(f"'{term}'" for term in terms) + ")"
 
 
-@functools.cache
-def _terms_statement(language: str, scope: _ScopeShape) -> Select[Any]:
-    """Hadith whose text holds every word of `:words`, ranked (see `hadith_by_terms`)."""
+def _fulltext(language: str, scope: _ScopeShape, earlier: Sequence[Any]) -> Any:
+    """Hadith whose text holds every word of `:words`: Arabic stems (prefixes tolerated), French stems (accents
+    folded, stop words left out). The share weighs how much of the text the words (`:words_length`
+    characters) cover, how close together they stand, and whether they stand as in the query (`:in_order`);
+    the best RERANKED are then ranked with the trigram similarity."""
     terms, query = TERMS[language], func.plainto_tsquery(_config(language), _param("words", String))
     proximity = func.least(1.0, func.ts_rank_cd(terms, query, 4 | 32) * 2)
-    coverage = func.least(1.0, _coverage(_measure(language)))
-    in_order = terms.bool_op("@@")(func.phraseto_tsquery(_config(language), _param("phrase", String)))
-    score = coverage * 0.4 + proximity * 0.3 + case((in_order, 1.0), else_=0.0) * 0.3
-    return _resembling(language, _best(_candidates(score, terms.bool_op("@@")(query), scope), RERANKED))
-
-
-async def hadith_by_terms(
-    db: RequestDatabase, language: str, words: Sequence[str], phrase: str, scope: HadithScope
-) -> list[HadithHitRecord]:
-    """Hadith whose text holds every word: Arabic stems (prefixes tolerated), French stems (accents
-    folded, stop words left out). The score weighs how much of the text the words cover, how close
-    together they stand, and whether they stand as in the query (`phrase`, the words in the query's order)."""
-    query = " ".join(words)
-    params = {**_scope_params(scope), "words": query, "phrase": phrase, "length": float(len(query)), "minimum": 0.0}
-    return await _hadith(db, _terms_statement(language, _ScopeShape.of(scope)), params)
+    coverage = func.least(1.0, _coverage(_measure(language), "words_length"))
+    in_order = terms.bool_op("@@")(func.phraseto_tsquery(_config(language), _param("in_order", String)))
+    share = coverage * 0.4 + proximity * 0.3 + case((in_order, 1.0), else_=0.0) * 0.3
+    best = _best(_candidates(share, terms.bool_op("@@")(query), scope, earlier), RERANKED)
+    return _resembling(language, "fulltext", best, 0.0, earlier)
 
 
 def edits(word: str, alphabet: str) -> set[str]:
@@ -340,15 +354,20 @@ def _vocabulary_statement(language: str) -> Select[Any]:
     )
 
 
-async def fuzzy_words(db: RequestDatabase, language: str, words: Sequence[str], shortest: int) -> list[FuzzyWord]:
-    """Each query word with the vocabulary terms one letter off it (words under `shortest` letters: only
-    themselves), weighted by rarity (inverse document frequency). A word the text search does not index
-    (a French stop word) is left out."""
-    wanted = {word: {word} | (edits(word, ALPHABETS[language]) if len(word) >= shortest else set()) for word in words}
-    params = {"language": language, "terms": sorted(set().union(*wanted.values()))}
-    rows = await db.fetch(Bound(_vocabulary_statement(language), params))
-    counts = {row["term"]: row["doc_count"] for row in rows if row["indexed"]}
-    stop = {row["term"] for row in rows if not row["indexed"]}
+def _wanted(language: str, words: Sequence[str], shortest: int) -> dict[str, set[str]]:
+    """Each word, with the strings one letter off it (words under `shortest` letters: only themselves)."""
+    return {word: {word} | (edits(word, ALPHABETS[language]) if len(word) >= shortest else set()) for word in words}
+
+
+def _vocabulary_params(language: str, wanted: dict[str, set[str]]) -> dict[str, Any]:
+    return {"language": language, "terms": sorted(set().union(*wanted.values()))}
+
+
+def _fuzzy_words(wanted: dict[str, set[str]], vocabulary: Sequence[Row]) -> list[FuzzyWord]:
+    """Each wanted word with its strings that the vocabulary holds (rows of `_vocabulary_statement`), weighted by
+    rarity (inverse document frequency). A word the text search does not index (a French stop word) is left out."""
+    counts = {row["term"]: row["doc_count"] for row in vocabulary if row["indexed"]}
+    stop = {row["term"] for row in vocabulary if not row["indexed"]}
     total = max(counts.values(), default=1) + 1
     found = []
     for word, candidates in wanted.items():
@@ -359,6 +378,15 @@ async def fuzzy_words(db: RequestDatabase, language: str, words: Sequence[str], 
             rare = tuple(term for term in terms if counts[term] <= RARE_TERM)
             found.append(FuzzyWord(word, tuple(terms), math.log(1 + total / frequency), rare))
     return found
+
+
+async def fuzzy_words(db: RequestDatabase, language: str, words: Sequence[str], shortest: int) -> list[FuzzyWord]:
+    """Each query word with the vocabulary terms one letter off it (words under `shortest` letters: only
+    themselves), weighted by rarity (inverse document frequency). A word the text search does not index
+    (a French stop word) is left out."""
+    wanted = _wanted(language, words, shortest)
+    rows = await db.fetch(Bound(_vocabulary_statement(language), _vocabulary_params(language, wanted)))
+    return _fuzzy_words(wanted, rows)
 
 
 def _credits() -> Any:
@@ -395,10 +423,29 @@ def _candidate_groups(known: Sequence[FuzzyWord], needed: int) -> list[str]:
     return [_any_of(group) for group in groups]
 
 
-def _fuzzy_candidates(language: str, groups: int, scope: _ScopeShape) -> Any:
+def _fuzzy_params(words: Sequence[FuzzyWord]) -> tuple[int, dict[str, Any]]:
+    """How many groups of candidates the fuzzy tier reads for these words (0: none, it can find no hit), and
+    its parameters."""
+    known = [word for word in words if word.terms]
+    needed = math.ceil(FUZZY_WORD_SHARE * len(words))
+    groups = _candidate_groups(known, needed) if known and len(known) >= needed else []
+    if not groups:
+        return 0, {}
+    return len(groups), {
+        **{f"group_{i}": group for i, group in enumerate(groups)},
+        **_credit_params(known),
+        "weight": sum(word.weight for word in words),
+        "needed": needed,
+        "together": " & ".join(_any_of(word.terms) for word in known),
+    }
+
+
+def _fuzzy_candidates(language: str, groups: int, scope: _ScopeShape, earlier: Sequence[Any]) -> Any:
     """The hadith that hold each group (`:group_0` ...), in turn, FUZZY_CANDIDATES at most."""
     holding = [
-        select(t.hadith.c.hadith_id).where(_in_scope(WORDS[language].bool_op("@@")(_words_query(f"group_{i}")), scope))
+        select(t.hadith.c.hadith_id).where(
+            _in_scope(WORDS[language].bool_op("@@")(_words_query(f"group_{i}")), scope, earlier)
+        )
         for i in range(groups)
     ]
     return union_all(*holding).limit(FUZZY_CANDIDATES).subquery()
@@ -430,12 +477,12 @@ def _least_kept(holding: Any) -> ColumnElement[Any]:
     return select(func.min(top.c.share)).scalar_subquery()
 
 
-@functools.cache
-def _fuzzy_statement(language: str, groups: int, scope: _ScopeShape) -> Select[Any]:
-    """Candidates that hold most words (see `hadith_by_fuzzy_words`), where the words of `:together`
-    stand closest (compared only among the shares that can be kept), then ranked with the trigram word
-    similarity."""
-    holding = _holding_most(language, _fuzzy_candidates(language, groups, scope)).cte("holding_most")
+def _fuzzy(language: str, groups: int, scope: _ScopeShape, earlier: Sequence[Any]) -> Any:
+    """Hadith that hold most of the query's words, each as said or one letter off (`groups` groups of
+    candidates, see `_fuzzy_params`): the highest shares first, among equal shares those where the words of
+    `:together` stand closest (compared only among the shares that can be kept); then ranked with the
+    trigram similarity, at least FUZZY_MIN_SCORE."""
+    holding = _holding_most(language, _fuzzy_candidates(language, groups, scope, earlier)).cte("holding_most")
     together = func.ts_rank_cd(WORDS[language], _words_query("together"), 4)
     best = (
         select(holding.c.hadith_id, holding.c.share)
@@ -445,45 +492,123 @@ def _fuzzy_statement(language: str, groups: int, scope: _ScopeShape) -> Select[A
         .limit(RERANKED)
         .subquery()
     )
-    return _resembling(language, best)
+    return _resembling(language, "fuzzy", best, FUZZY_MIN_SCORE, earlier)
+
+
+def _resembling(language: str, name: str, best: Any, minimum: float, earlier: Sequence[Any]) -> Any:
+    """The hits of tier `name` from its best candidates (`best`: hadith_id, share): their share averaged with
+    the trigram word similarity of `:in_order` and the text (words as the tier compares them), at least
+    `minimum`. The similarity, costly on a long text, is computed once per candidate (a materialized CTE),
+    not once per use."""
+    h = t.hadith
+    text = h.c.text_ar_stems if language == "ar" else h.c.text_fr_normalized
+    similarity = func.word_similarity(_param("in_order", String), func.coalesce(text, ""))
+    scored = select(best.c.hadith_id, ((best.c.share + similarity) / 2).label("score"))
+    scored = scored.join(h, h.c.hadith_id == best.c.hadith_id)
+    resembling = scored.cte(f"{name}_resembling").prefix_with("MATERIALIZED")
+    return _kept(name, resembling.c.hadith_id, resembling.c.score, earlier, resembling.c.score >= literal(minimum))
+
+
+def _tier(name: str, language: str, groups: int, scope: _ScopeShape, earlier: Sequence[Any]) -> Any:
+    """The CTE of tier `name`, after the `earlier` tiers of the statement."""
+    if name == "exact":
+        return _exact(language, scope, earlier)
+    if name == "fulltext":
+        return _fulltext(language, scope, earlier)
+    return _fuzzy(language, groups, scope, earlier)
+
+
+def _hits(language: str, tiers: tuple[str, ...], groups: int, scope: _ScopeShape) -> Any:
+    """The hits of `tiers`, in order (a CTE of tier, hadith_id, score): each tier finds what the earlier ones
+    did not, in what they left of `:most`."""
+    found: list[Any] = []
+    for name in tiers:
+        found.append(_tier(name, language, groups, scope, tuple(found)))
+    branches = [
+        select(literal(HADITH_TIERS.index(name)).label("tier"), hits.c.hadith_id, hits.c.score)
+        for name, hits in zip(tiers, found, strict=True)
+    ]
+    return union_all(*branches).cte("hits")
+
+
+def _with_vocabulary(language: str, hits: Any, statement: Select[Any]) -> CompoundSelect[Any]:
+    """The rows of `statement`, then those of the vocabulary statement (`_vocabulary_statement`), read only
+    when the hits leave room under `:most`; each kind of row has the other's columns, empty."""
+    vocabulary = _vocabulary_statement(language).subquery()
+    room = select(func.count()).select_from(hits).scalar_subquery() < _param("most", Integer)
+    hit_rows = statement.add_columns(*(null().label(column.key) for column in vocabulary.c))
+    empty = (null().label(column.key) for column in statement.selected_columns)
+    return union_all(hit_rows, select(*empty, *vocabulary.c).where(room))
+
+
+@functools.cache
+def _wording_statement(
+    language: str, tiers: tuple[str, ...], groups: int, vocabulary: bool, scope: _ScopeShape
+) -> Select[Any] | CompoundSelect[Any]:
+    """The hits of `tiers` (HADITH_TIERS, best first; `groups`: the fuzzy tier's), in one statement, in order
+    of tier then score; with `vocabulary`, then the vocabulary rows of `:terms`."""
+    h = t.hadith
+    hits = _hits(language, tiers, groups, scope)
+    statement = _hadith_hits(hits.c.score).add_columns(hits.c.tier).join(hits, hits.c.hadith_id == h.c.hadith_id)
+    rows = _with_vocabulary(language, hits, statement) if vocabulary else statement
+    columns = rows.selected_columns
+    return rows.order_by(columns.tier, columns.score.desc(), columns.hadith_id)
+
+
+def _wording_params(wording: Wording) -> dict[str, Any]:
+    words = " ".join(wording.words)
+    return {
+        "phrase": wording.phrase,
+        "phrase_length": float(len(wording.phrase)),
+        "contained": f"%{_escaped(wording.phrase)}%",
+        "bounded": f"% {_escaped(wording.phrase)} %",
+        "words": words,
+        "words_length": float(len(words)),
+        "in_order": wording.in_order,
+    }
+
+
+def _tier_hits(rows: Sequence[Row]) -> HadithHits:
+    return [(HADITH_TIERS[row["tier"]], _hit(row)) for row in rows]
+
+
+async def hadith_by_wording(
+    db: RequestDatabase, language: str, wording: Wording, words: Sequence[FuzzyWord], scope: HadithScope
+) -> HadithHits:
+    """Every wording tier in one statement: exact, fulltext, then fuzzy over `words` (when they can find
+    candidates), each finding what the earlier ones did not, in what they left of `scope.most`."""
+    groups, fuzzy = _fuzzy_params(words)
+    tiers = HADITH_TIERS if groups else HADITH_TIERS[:-1]
+    statement = _wording_statement(language, tiers, groups, False, _ScopeShape.of(scope))
+    params = {**_scope_params(scope), **_wording_params(wording), **fuzzy}
+    return _tier_hits(await db.fetch(Bound(statement, params)))
+
+
+async def hadith_then_fuzzy_words(
+    db: RequestDatabase, language: str, wording: Wording, shortest: int, scope: HadithScope
+) -> tuple[HadithHits, list[FuzzyWord]]:
+    """The exact and fulltext hits and, when they leave room under `scope.most`, the fuzzy words of
+    `wording.words` (as `fuzzy_words` finds them; none when there is no room), in one statement."""
+    wanted = _wanted(language, wording.words, shortest)
+    statement = _wording_statement(language, HADITH_TIERS[:-1], 0, True, _ScopeShape.of(scope))
+    params = {**_scope_params(scope), **_wording_params(wording), **_vocabulary_params(language, wanted)}
+    rows = await db.fetch(Bound(statement, params))
+    hits = _tier_hits([row for row in rows if row["hadith_id"] is not None])
+    vocabulary = [row for row in rows if row["hadith_id"] is None]
+    return hits, (_fuzzy_words(wanted, vocabulary) if len(hits) < scope.most else [])
 
 
 async def hadith_by_fuzzy_words(
-    db: RequestDatabase, language: str, phrase: str, words: Sequence[FuzzyWord], scope: HadithScope
-) -> list[HadithHitRecord]:
-    """Hadith that hold most of the words, each as said or one letter off: the highest shares first (among
-    equal shares, where the words stand together), then ranked with the trigram word similarity."""
-    known = [word for word in words if word.terms]
-    needed = math.ceil(FUZZY_WORD_SHARE * len(words))
-    groups = _candidate_groups(known, needed) if known and len(known) >= needed else []
+    db: RequestDatabase, language: str, wording: Wording, words: Sequence[FuzzyWord], scope: HadithScope
+) -> HadithHits:
+    """The fuzzy tier alone: hadith that hold most of the words, each as said or one letter off (see `_fuzzy`);
+    none, and no statement, when the words can find no candidate."""
+    groups, fuzzy = _fuzzy_params(words)
     if not groups:
         return []
-    params = {
-        **_scope_params(scope),
-        **{f"group_{i}": group for i, group in enumerate(groups)},
-        **_credit_params(known),
-        "weight": sum(word.weight for word in words),
-        "needed": needed,
-        "together": " & ".join(_any_of(word.terms) for word in known),
-        "phrase": phrase,
-        "minimum": FUZZY_MIN_SCORE,
-    }
-    return await _hadith(db, _fuzzy_statement(language, len(groups), _ScopeShape.of(scope)), params)
-
-
-def _resembling(language: str, best: Any) -> Select[Any]:
-    """The best candidates (`best`: hadith_id, share), ranked by their share averaged with the trigram word
-    similarity of `:phrase` and the text (words as the tier compares them), at least `:minimum`. The
-    similarity, costly on a long text, is computed once per candidate (a materialized CTE), not once per use."""
-    h = t.hadith
-    text = h.c.text_ar_stems if language == "ar" else h.c.text_fr_normalized
-    similarity = func.word_similarity(_param("phrase", String), func.coalesce(text, ""))
-    scored = select(best.c.hadith_id, ((best.c.share + similarity) / 2).label("score"))
-    scored = scored.join(h, h.c.hadith_id == best.c.hadith_id)
-    resembling = scored.cte("resembling").prefix_with("MATERIALIZED")
-    statement = _hadith_hits(resembling.c.score).join(resembling, resembling.c.hadith_id == h.c.hadith_id)
-    statement = statement.where(resembling.c.score >= _param("minimum", Float))
-    return _most(statement.order_by(statement.selected_columns.score.desc(), h.c.hadith_id))
+    statement = _wording_statement(language, HADITH_TIERS[-1:], groups, False, _ScopeShape.of(scope))
+    params = {**_scope_params(scope), **_wording_params(wording), **fuzzy}
+    return _tier_hits(await db.fetch(Bound(statement, params)))
 
 
 # narrators ----------------------------------------------------------------------------------------
