@@ -136,11 +136,12 @@ async def test_a_statement_over_the_timeout_is_upstream_unavailable(imported: Im
 
 
 async def test_the_timeout_reaches_the_request_as_sqlstate_57014(imported: ImportReport, database_url: str) -> None:
-    engine = app.database.create_engine(api_settings(database_url, statement_timeout_ms=1), database_url)
+    # 200 ms: long enough for the connection's own set-up statements on a loaded machine, far under the sleep
+    engine = app.database.create_engine(api_settings(database_url, statement_timeout_ms=200), database_url)
     db = RequestDatabase(engine)
     try:
         with pytest.raises(UpstreamUnavailable) as raised:
-            await db.fetch(sqlalchemy.text("SELECT pg_sleep(0.5)"))
+            await db.fetch(sqlalchemy.text("SELECT pg_sleep(5)"))
     finally:
         await db.close()
         await engine.dispose()
