@@ -50,7 +50,7 @@ def load_settings() -> Settings:
         home=Path(os.environ.get("ISNAD_HOME") or DEFAULT_HOME),
         db_schema=os.environ.get("ISNAD_DB_SCHEMA") or "isnad",
         statement_timeout_ms=_int("ISNAD_STATEMENT_TIMEOUT_MS", 5000),
-        pool_size=_int("ISNAD_POOL_SIZE", 8),
+        pool_size=_int("ISNAD_POOL_SIZE", 32),
         reader_role=os.environ.get("ISNAD_READER_ROLE") or None,
         api_keys=os.environ.get("ISNAD_API_KEYS", ""),
         default_client_mode=os.environ.get("ISNAD_DEFAULT_CLIENT_MODE") or "free",

@@ -1,6 +1,6 @@
 """The floor of bench/load.py: bare Starlette + asyncpg + orjson, no GraphQL, for the anchor request.
 
-    python -m bench.floor --database-url URL [--port 8090] [--schema isnad] [--pool 8]
+    python -m bench.floor --database-url URL [--port 8090] [--schema isnad] [--pool 32]
 
 POST /graphql with `{"id": <hadith_id>}` answers exactly what the API answers to the web document
 
@@ -112,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--database-url", required=True)
     parser.add_argument("--port", type=int, default=8090)
     parser.add_argument("--schema", default="isnad")
-    parser.add_argument("--pool", type=int, default=8, help="asyncpg pool size (default 8, as the API's)")
+    parser.add_argument("--pool", type=int, default=32, help="asyncpg pool size (default 32, as the API's)")
     args = parser.parse_args(argv)
     # the same uvicorn settings as `isnad-graphql serve` (cli.py): one process, default loop and HTTP
     uvicorn.run(

@@ -10,7 +10,7 @@ position and each node's narrator. One command:
 1. starts (or joins) the embedded PostgreSQL, unless ISNAD_DATABASE_URL names a server;
 2. draws its arguments with bench/api_args.py (seed 20261130): `--ids` random hadith that have chains,
    and `--tool-args` argument sets per tool (those of bench/api_bench.py for its default 200);
-3. starts three servers, one process each: the floor (bench/floor.py: Starlette + asyncpg pool 8 +
+3. starts three servers, one process each: the floor (bench/floor.py: Starlette + asyncpg pool (the API's size) +
    orjson, one SQL statement), PostGraphile 4 from `--pg4-dir` with the equivalent query
    (POSTGRAPHILE_QUERY), and the API (`isnad-graphql serve --workers 1`), asked with the free web
    document WEB_DOCUMENT and with each of the eight persisted documents by `documentId`: `get_hadith`
@@ -436,15 +436,16 @@ async def draw(url: str, settings: Settings, options: Options) -> Draw:
     return Draw(ids, arguments, version)
 
 
-def postgraphile_command(options: Options, url: str, schema: str, port: int) -> list[str] | str:
-    """The command, or why there is none."""
+def postgraphile_command(options: Options, settings: Settings, url: str, port: int) -> list[str] | str:
+    """The command, or why there is none. Its pool has the API's size, as the floor's."""
     binary = options.pg4_dir / "node_modules" / ".bin" / "postgraphile"
     if not binary.exists():
         return f"no {binary} (npm install --prefix {options.pg4_dir} postgraphile@4)"
     # --classic-ids: the Relay global id is `id`, not `nodeId`, which chain_node.node_id would clash with;
     # --disable-default-mutations: nothing that writes (the superuser connects)
-    return [str(binary), "-c", url, "--schema", schema, "--port", str(port), "--disable-graphiql",
-            "--disable-query-log", "--classic-ids", "--disable-default-mutations"]  # fmt: skip
+    return [str(binary), "-c", url, "--schema", settings.db_schema, "--port", str(port), "--disable-graphiql",
+            "--disable-query-log", "--classic-ids", "--disable-default-mutations",
+            "--max-pool-size", str(settings.pool_size)]  # fmt: skip
 
 
 def postgraphile_version(options: Options) -> str:
@@ -463,7 +464,7 @@ def start_servers(
     floor = stack.enter_context(server("floor", floor_cmd, floor_port, env, "/healthz"))
     api = stack.enter_context(server("API", api_command(api_port), api_port, env, "/readyz"))
     peer = None
-    peer_cmd = postgraphile_command(options, url, settings.db_schema, peer_port) if options.postgraphile else None
+    peer_cmd = postgraphile_command(options, settings, url, peer_port) if options.postgraphile else None
     if isinstance(peer_cmd, str):
         console.print(f"PostGraphile skipped: {peer_cmd}")
     elif peer_cmd is not None:
