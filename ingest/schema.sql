@@ -330,6 +330,7 @@ CREATE TABLE narrator_occurrence (              -- each chain node resolved 'con
     node_source_key      text NOT NULL,         -- the node's source_key
     PRIMARY KEY (narrator_id, occurrence_rank)
 );
+CREATE INDEX narrator_occurrence_hadith_idx ON narrator_occurrence (narrator_id, hadith_id); -- navigation's pages
 
 CREATE TABLE pair_relation (                    -- transmission_relation, by the pair of its two narrators
     least_narrator_id    integer NOT NULL,

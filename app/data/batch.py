@@ -7,8 +7,7 @@ Lookup statements are built once, at import, with named parameters: `:keys` (an 
 
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     BindParameter,
@@ -24,11 +23,9 @@ from sqlalchemy import (
     select,
 )
 from sqlalchemy.dialects.postgresql import ARRAY, aggregate_order_by
-from sqlalchemy.sql.elements import KeyedColumnElement
 from sqlalchemy.types import TypeEngine
 
 from app.data.records import Page
-from app.database import Bound, RequestDatabase, Row
 
 RANK = "rank_in_key"
 KEYS = "keys"
@@ -82,15 +79,6 @@ def json_first(
     return json_rows(rows, columns, order=[rows.c[RANK]], where=kept, label=label)
 
 
-def ranked(
-    statement: Select[Any], partition: Sequence[ColumnElement[Any]], order: Sequence[ColumnElement[Any]]
-) -> Select[Any]:
-    """Keep at most `:most` rows per `partition` value, in `order`, with their rank."""
-    rank = func.row_number().over(partition_by=partition, order_by=order).label(RANK)
-    inner = statement.add_columns(rank).subquery()
-    return select(inner).where(inner.c[RANK] <= bindparam(MOST, type_=Integer)).order_by(inner.c[RANK])
-
-
 def most_of(limits: Iterable[int]) -> int:
     """`:most` for pages of these limits: one row more than the largest, to tell a truncated page."""
     return max(limits) + 1
@@ -114,30 +102,3 @@ def grouped(values: Iterable[V], key: Callable[[V], K]) -> dict[K, list[V]]:
 def page_of(values: Sequence[V], limit: int) -> Page[V]:
     """The first `limit` values; truncated when the query found one more."""
     return Page(tuple(values[:limit]), len(values) > limit)
-
-
-@dataclass(frozen=True)
-class PageQuery(Generic[V]):
-    """For each (key, limit): the first `limit` rows of a statement whose key matches, in an order."""
-
-    statement: Select[Any]
-    key: str
-    to_record: Callable[[Row], V]
-
-    @classmethod
-    def of(
-        cls,
-        statement: Select[Any],
-        *,
-        key: KeyedColumnElement[Any],
-        order: Sequence[ColumnElement[Any]],
-        to_record: Callable[[Row], V],
-    ) -> "PageQuery[V]":
-        """`statement` where `key = any(:keys)`, ranked by `order` within each key."""
-        return cls(ranked(statement.where(any_key(key)), [key], order), key.key, to_record)
-
-    async def fetch(self, db: RequestDatabase, keys: Sequence[tuple[Any, int]]) -> list[Page[V]]:
-        params = {KEYS: deduplicated(k for k, _ in keys), MOST: most_of(limit for _, limit in keys)}
-        rows = await db.fetch(Bound(self.statement, params))
-        groups = grouped(rows, lambda row: row[self.key])
-        return [page_of([self.to_record(row) for row in groups.get(k, [])], limit) for k, limit in keys]

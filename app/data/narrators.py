@@ -23,6 +23,7 @@ from sqlalchemy import (
     column,
     func,
     select,
+    true,
 )
 from sqlalchemy.orm import aliased
 from sqlalchemy.types import TypeEngine
@@ -31,7 +32,6 @@ from app.data import tables as t
 from app.data.batch import (
     KEYS,
     MOST,
-    PageQuery,
     any_key,
     array_param,
     deduplicated,
@@ -63,7 +63,6 @@ ProfileKey = tuple[int, int, int]  # (narrator id, name form limit, entry limit)
 PageKey = tuple[int, int, int]  # (narrator id, page, limit)
 PairKey = tuple[int, int, int, bool]  # (narrator a, narrator b, limit, with the chain observations)
 
-CONFIRMED = "confirmed"
 MOST_FORMS = "most_forms"
 
 
@@ -221,22 +220,20 @@ async def occurrence_page_by_narrator_id(
     return [None if row is None else _occurrence_page(row, limit) for row, limit in found]
 
 
-def _hadith_ids_by_narrator_id() -> PageQuery[int]:
-    """The distinct hadith in which each narrator occurs confirmed, by hadith id."""
-    n, c = t.chain_node, t.chain
-    distinct = (
-        select(n.c.narrator_id, c.c.hadith_id)
-        .select_from(n.join(c, c.c.chain_id == n.c.chain_id))
-        .where(n.c.resolution_status == CONFIRMED)
+def _hadith_ids_by_narrator_id() -> Select[Any]:
+    """For each narrator asked: the first `:most` distinct hadith in which it occurs confirmed, by hadith id, read
+    from its occurrences in the index on (narrator, hadith) only as far as the page needs."""
+    asked, o = _asked(narrator_id=Integer()), t.narrator_occurrence
+    first = (
+        select(o.c.hadith_id)
+        .where(o.c.narrator_id == asked.c.narrator_id)
         .distinct()
-        .subquery()
+        .order_by(o.c.hadith_id)
+        .limit(bindparam(MOST, type_=Integer))
+        .lateral("first_hadith")
     )
-    return PageQuery.of(
-        select(distinct),
-        key=distinct.c.narrator_id,
-        order=[distinct.c.hadith_id],
-        to_record=lambda row: int(row["hadith_id"]),
-    )
+    statement = select(asked.c.narrator_id, first.c.hadith_id).select_from(asked.join(first, true()))
+    return statement.order_by(asked.c.narrator_id, first.c.hadith_id)
 
 
 HADITH_IDS_BY_NARRATOR_ID = _hadith_ids_by_narrator_id()
@@ -244,7 +241,9 @@ HADITH_IDS_BY_NARRATOR_ID = _hadith_ids_by_narrator_id()
 
 async def hadith_ids_by_narrator_id(db: RequestDatabase, keys: Sequence[BoundedKey]) -> list[Page[int]]:
     """The first `limit` distinct hadith in which each narrator occurs confirmed, by hadith id."""
-    return await HADITH_IDS_BY_NARRATOR_ID.fetch(db, keys)
+    params = {"narrator_id": deduplicated(k for k, _ in keys), MOST: most_of(limit for _, limit in keys)}
+    found = grouped(await db.fetch(Bound(HADITH_IDS_BY_NARRATOR_ID, params)), lambda row: row["narrator_id"])
+    return [page_of([int(row["hadith_id"]) for row in found.get(k, [])], limit) for k, limit in keys]
 
 
 def _of_pair(pairs: Subquery, table: FromClause) -> ColumnElement[bool]:
