@@ -1,5 +1,4 @@
-"""Chains of transmission and their nodes (tables chain and chain_node), and the narrators' counts of them
-(narrator.chain_node_count, occurrence_count, distinct_hadith_count).
+"""Chains of transmission and their nodes (tables chain and chain_node), and narrator.chain_node_count.
 
 Two origins, never mixed on one hadith:
 
@@ -371,18 +370,6 @@ def _parsed_resolution(candidates: frozenset[int], confidence: float | None) -> 
 
 
 def _count_nodes(ctx: ImportContext) -> None:
-    """Each narrator's chain nodes; its occurrences (those nodes resolved confirmed); the hadith of their chains."""
-    nodes = ctx.tables["chain_node"]
-    counts = Counter(row["narrator_id"] for row in nodes if row["narrator_id"] is not None)
-    hadith_of = {row["chain_id"]: row["hadith_id"] for row in ctx.tables["chain"]}
-    confirmed = [row for row in nodes if row["resolution_status"] == "confirmed"]
-    occurrences = Counter(row["narrator_id"] for row in confirmed)
-    distinct = {(row["narrator_id"], hadith_of[row["chain_id"]]) for row in confirmed}
-    hadith = Counter(narrator for narrator, _ in distinct)
+    counts = Counter(row["narrator_id"] for row in ctx.tables["chain_node"] if row["narrator_id"] is not None)
     for row in ctx.tables["narrator"]:
-        narrator = row["narrator_id"]
-        row.update(
-            chain_node_count=counts[narrator],
-            occurrence_count=occurrences[narrator],
-            distinct_hadith_count=hadith[narrator],
-        )
+        row["chain_node_count"] = counts[row["narrator_id"]]

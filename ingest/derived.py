@@ -4,7 +4,8 @@ Each holds a list that a narrator tool reads, in the order the tool lists it, wi
 narrator's name forms and rijal entries (get_narrator_profile), its confirmed occurrences
 (get_narrator_hadiths), the relations recorded between two narrators and where they stand adjacent in a chain
 (get_transmission_relation). The first rows of a list, or a page of it, are then a range of its primary key,
-read without sorting, whatever the list holds in all. The ranks are computed by the server the API reads,
+read without sorting, whatever the list holds in all. The narrators' `occurrence_count` and
+`distinct_hadith_count` are counted from those occurrences. The ranks are computed by the server the API reads,
 text compared in its collation; where the tool's order leaves ties (a name form given by two sources), the
 source settles them.
 """
@@ -43,6 +44,14 @@ SELECT n.narrator_id,
   FROM chain_node n JOIN chain c ON c.chain_id = n.chain_id JOIN hadith h ON h.hadith_id = c.hadith_id
  WHERE n.resolution_status = 'confirmed'
  ORDER BY 1, 2
+"""
+
+NARRATOR_COUNTS = """
+UPDATE narrator n
+   SET occurrence_count = o.occurrences, distinct_hadith_count = o.hadith
+  FROM (SELECT narrator_id, count(*) AS occurrences, count(DISTINCT hadith_id) AS hadith
+          FROM narrator_occurrence GROUP BY narrator_id) o
+ WHERE o.narrator_id = n.narrator_id
 """
 
 PAIR_RELATION = f"""
@@ -86,7 +95,7 @@ SELECT least_narrator_id, greatest_narrator_id,
  ORDER BY 1, 2, 3
 """
 
-DERIVED = (PROFILE_VARIANT, PROFILE_ENTRY, NARRATOR_OCCURRENCE, PAIR_RELATION, PAIR_OBSERVATION)
+DERIVED = (PROFILE_VARIANT, PROFILE_ENTRY, NARRATOR_OCCURRENCE, NARRATOR_COUNTS, PAIR_RELATION, PAIR_OBSERVATION)
 
 
 async def fill_derived_tables(conn: asyncpg.Connection) -> None:

@@ -160,8 +160,6 @@ def _narrator_row(narrator_id: int, record: dict[str, str]) -> Row:
         "birth_year_hijri": birth_year(record),
         "death_year_hijri": hijri_year(record["death_date_hijri"]),
         "chain_node_count": 0,
-        "occurrence_count": 0,
-        "distinct_hadith_count": 0,
         "source_id": "muslimscholars-derived",
         "source_key": f"scholar_indx={narrator_id}",
     }

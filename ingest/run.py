@@ -116,7 +116,6 @@ async def _build_and_swap(
         await writer.copy_tables(conn, ctx.tables, advance)
         progress.update(task, description="writing: derived tables")
         await fill_derived_tables(conn)
-        progress.update(task, description="writing rows (COPY)")
     await writer.analyze(conn)
     if reader_role:
         await writer.grant_reader(conn, reader_role)

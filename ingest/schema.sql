@@ -159,7 +159,7 @@ CREATE TABLE narrator (
     birth_year_hijri  integer,
     death_year_hijri  integer,
     chain_node_count  integer NOT NULL DEFAULT 0,
-    occurrence_count  integer NOT NULL DEFAULT 0, -- its chain nodes resolved 'confirmed'
+    occurrence_count  integer NOT NULL DEFAULT 0, -- its chain nodes resolved 'confirmed' (ingest/derived.py)
     distinct_hadith_count integer NOT NULL DEFAULT 0, -- the hadith of those nodes' chains
     source_id         text NOT NULL REFERENCES source,
     source_key        text NOT NULL
