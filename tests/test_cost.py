@@ -1,6 +1,6 @@
 """The cost of a document, checked before any SQL: list limits, node count, cost, depth, aliases, fragments, tokens.
 
-The figures of `app.cost.MeasureCache` follow the rules of `app.cost` of its docstring: a list counts its size in nodes
+The figures of `app.cost.MeasureCache` follow the rules of the `app.cost` docstring: a list counts its size in nodes
 (times the sizes of the lists above it), an object costs 1 per instance, a scalar 0; a `limit` left
 out counts as its default; a list no argument sizes counts its fixed size (10 for provenance).
 """
