@@ -52,6 +52,12 @@ def create_engine(settings: Settings, url: str) -> AsyncEngine:
         # The `<%` pre-filter of the narrator fuzzy tier uses this threshold, so the trigram index returns
         # the candidates that can be kept, not thousands more.
         "pg_trgm.word_similarity_threshold": str(NAME_WORD_SIMILARITY),
+        # A search tier reads the first CANDIDATES rows that match, in the order the scan finds them. A scan
+        # that joins one already running (a synchronized scan) or that parallel workers share finds them in
+        # an order that changes from run to run; each scan starts at the table's first page instead, alone,
+        # so that the same query gives the same answer.
+        "synchronize_seqscans": "off",
+        "max_parallel_workers_per_gather": "0",
     }
     return create_async_engine(
         sqlalchemy_url(url),

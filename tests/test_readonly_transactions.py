@@ -1,5 +1,6 @@
 """Every transaction the API opens is READ ONLY, with the configured statement timeout, on the live
-schema: seen from inside a request's own connection (app.database.RequestDatabase)."""
+schema, and scans tables in a repeatable order: seen from inside a request's own connection
+(app.database.RequestDatabase)."""
 
 from typing import Any
 
@@ -61,6 +62,14 @@ async def test_a_refused_write_changes_nothing(app: Starlette, database_url: str
     with pytest.raises(asyncpg.PostgresError):
         await _scalar(app.state.engine, "DELETE FROM narrator")
     assert await _scalar(app.state.engine, "SELECT count(*) FROM narrator") == before
+
+
+async def test_a_request_scans_alone_from_the_first_page(app: Starlette) -> None:
+    """A search tier keeps the first rows that match as a scan finds them: a scan that joined another one
+    running (synchronized) or that parallel workers shared would find them in another order at each run,
+    and the same query would answer differently (seen on the full database under concurrent load)."""
+    assert await _scalar(app.state.engine, "SHOW synchronize_seqscans") == "off"
+    assert await _scalar(app.state.engine, "SHOW max_parallel_workers_per_gather") == "0"
 
 
 async def test_the_statement_timeout_is_the_configured_one(imported: ImportReport, database_url: str) -> None:
