@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup ingest serve run test check bench bench-import bench-load bench-smoke bench-soak
+.PHONY: setup ingest serve run test check check-repeatable bench bench-import bench-load bench-smoke bench-soak
 
 $(BIN)/isnad-graphql: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,11 @@ check: setup
 	$(BIN)/mypy
 	$(BIN)/isnad-graphql persisted-manifest --check
 	$(BIN)/isnad-graphql check-readonly --code-only
+
+# The same request gets the same answer, on the full database under concurrent load (CI runs it after
+# the import): every tool's benchmark arguments, three rounds in shuffled orders; fails on any difference
+check-repeatable: setup
+	$(BIN)/python -m bench.repeatability
 
 bench-import: setup
 	$(BIN)/python -m bench.import_bench
