@@ -1,6 +1,6 @@
 """The floor of bench/load.py: bare Starlette + asyncpg + orjson, no GraphQL, for the anchor request.
 
-    python -m bench.floor --database-url URL [--port 8090] [--schema isnad] [--pool 32]
+    python -m bench.floor --database-url URL [--port 8090] [--schema isnad] [--pool 32] [--workers 1]
 
 POST /graphql with `{"id": <hadith_id>}` answers exactly what the API answers to the web document
 
@@ -10,10 +10,12 @@ POST /graphql with `{"id": <hadith_id>}` answers exactly what the API answers to
 that is `{"data": {"get_hadith": {...}}}` (null for an unknown id), from ONE statement: the minimal
 equivalent of the API's SQL (a flat join of the hadith, its collection, its first 20 chains by
 chain_number, their nodes by position and each node's narrator), assembled in Python. One pooled
-connection per request, no transaction (one statement), no reset query on release.
+connection per request, no transaction (one statement), no reset query on release. With `--workers N`,
+N processes, each with a pool of `--pool` connections.
 """
 
 import argparse
+import os
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -27,6 +29,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 CHAIN_LIMIT = 20  # the web document's chains(limit: 20)
+SETTINGS_VARIABLE = "ISNAD_FLOOR"  # what main() gives each worker's app_from_environment(), as JSON
 
 SQL = """
 SELECT h.hadith_id, h.canonical_reference, co.code, co.name_en,
@@ -107,16 +110,29 @@ def create_app(url: str, schema: str, pool_size: int) -> Starlette:
     )
 
 
+def app_from_environment() -> Starlette:
+    """The factory uvicorn's workers call: the settings main() put in the environment."""
+    url, schema, pool_size = orjson.loads(os.environ[SETTINGS_VARIABLE])
+    return create_app(url, schema, pool_size)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--database-url", required=True)
     parser.add_argument("--port", type=int, default=8090)
     parser.add_argument("--schema", default="isnad")
-    parser.add_argument("--pool", type=int, default=32, help="asyncpg pool size (default 32, as the API's)")
+    parser.add_argument("--pool", type=int, default=32, help="asyncpg pool size per process (default 32, as the API's)")
+    parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     args = parser.parse_args(argv)
-    # the same uvicorn settings as `isnad-graphql serve` (cli.py): one process, default loop and HTTP
+    os.environ[SETTINGS_VARIABLE] = orjson.dumps([args.database_url, args.schema, args.pool]).decode()
+    # the same uvicorn settings as `isnad-graphql serve` (cli.py): default loop and HTTP
     uvicorn.run(
-        create_app(args.database_url, args.schema, args.pool), host="127.0.0.1", port=args.port, log_level="warning"
+        "bench.floor:app_from_environment",
+        factory=True,
+        host="127.0.0.1",
+        port=args.port,
+        workers=args.workers,
+        log_level="warning",
     )
 
 

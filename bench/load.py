@@ -3,16 +3,17 @@
 
     python -m bench.load [--seconds 15] [--rounds 2] [--threads 2] [--connections 32] [--warmup 2]
                          [--ids 2000] [--check-ids 100] [--tool-args 200] [--pg4-dir /tmp/pg4]
-                         [--no-postgraphile] [--smoke]
+                         [--workers 1] [--no-postgraphile] [--smoke]
 
 The anchor request: a hadith by id with its collection, its chains by chain_number, their nodes by
 position and each node's narrator. One command:
 1. starts (or joins) the embedded PostgreSQL, unless ISNAD_DATABASE_URL names a server;
 2. draws its arguments with bench/api_args.py (seed 20261130): `--ids` random hadith that have chains,
    and `--tool-args` argument sets per tool (those of bench/api_bench.py for its default 200);
-3. starts three servers, one process each: the floor (bench/floor.py: Starlette + asyncpg pool (the API's size) +
-   orjson, one SQL statement), PostGraphile 4 from `--pg4-dir` with the equivalent query
-   (POSTGRAPHILE_QUERY), and the API (`isnad-graphql serve --workers 1`), asked with the free web
+3. starts three servers, `--workers` processes each, each server with the API's pool size in all (split
+   between its processes): the floor (bench/floor.py: Starlette + asyncpg pool + orjson, one SQL
+   statement), PostGraphile 4 from `--pg4-dir` with the equivalent query (POSTGRAPHILE_QUERY;
+   `--cluster-workers` for more than one), and the API (`isnad-graphql serve`), asked with the free web
    document WEB_DOCUMENT and with each of the eight persisted documents by `documentId`: `get_hadith`
    and `get_hadith_chains` (limit 20) on the hadith ids, the six others on their argument sets;
 4. checks, for `--check-ids` of the hadith ids, that every configuration that has an equivalent of the
@@ -390,6 +391,7 @@ class Options:
     pg4_dir: Path
     postgraphile: bool
     smoke: bool
+    workers: int
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -403,6 +405,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--check-ids", type=int, default=100, help="ids checked on every server (default 100)")
     parser.add_argument("--tool-args", type=int, default=200, help="argument sets per other tool (default 200)")
     parser.add_argument("--pg4-dir", type=Path, default=Path("/tmp/pg4"), help="npm prefix of postgraphile@4")  # noqa: S108
+    parser.add_argument("--workers", type=int, default=1, help="processes per server (default 1)")
     parser.add_argument("--no-postgraphile", action="store_true", help="skip PostGraphile")
     smoke = ", ".join(f"--{name.replace('_', '-')} {value}" for name, value in SMOKE.items())
     parser.add_argument("--smoke", action="store_true", help=f"a short run for CI; its defaults: {smoke}")
@@ -415,12 +418,21 @@ def parse_options(argv: Sequence[str] | None = None) -> Options:
     if args.smoke:  # the smoke defaults, under what the command line says
         parser.set_defaults(**SMOKE)
         args = parser.parse_args(argv)
-    numbers = (args.seconds, args.rounds, args.threads, args.connections, args.ids, args.check_ids, args.tool_args)
+    numbers = (args.seconds, args.rounds, args.threads, args.connections, args.ids, args.check_ids, args.tool_args,
+               args.workers)  # fmt: skip
     if min(numbers) < 1 or args.warmup < 0 or args.connections < args.threads or args.check_ids > args.ids:
         parser.error("invalid option")
     load = Load(args.threads, args.connections, args.seconds, args.warmup)
     return Options(
-        load, args.rounds, args.ids, args.check_ids, args.tool_args, args.pg4_dir, not args.no_postgraphile, args.smoke
+        load,
+        args.rounds,
+        args.ids,
+        args.check_ids,
+        args.tool_args,
+        args.pg4_dir,
+        not args.no_postgraphile,
+        args.smoke,
+        args.workers,
     )
 
 
@@ -436,6 +448,11 @@ async def draw(url: str, settings: Settings, options: Options) -> Draw:
     return Draw(ids, arguments, version)
 
 
+def pool_per_process(options: Options, settings: Settings) -> int:
+    """Each server has the API's pool size in all, split between its processes."""
+    return max(1, settings.pool_size // options.workers)
+
+
 def postgraphile_command(options: Options, settings: Settings, url: str, port: int) -> list[str] | str:
     """The command, or why there is none. Its pool has the API's size, as the floor's."""
     binary = options.pg4_dir / "node_modules" / ".bin" / "postgraphile"
@@ -443,9 +460,10 @@ def postgraphile_command(options: Options, settings: Settings, url: str, port: i
         return f"no {binary} (npm install --prefix {options.pg4_dir} postgraphile@4)"
     # --classic-ids: the Relay global id is `id`, not `nodeId`, which chain_node.node_id would clash with;
     # --disable-default-mutations: nothing that writes (the superuser connects)
-    return [str(binary), "-c", url, "--schema", settings.db_schema, "--port", str(port), "--disable-graphiql",
+    command = [str(binary), "-c", url, "--schema", settings.db_schema, "--port", str(port), "--disable-graphiql",
             "--disable-query-log", "--classic-ids", "--disable-default-mutations",
-            "--max-pool-size", str(settings.pool_size)]  # fmt: skip
+            "--max-pool-size", str(pool_per_process(options, settings))]  # fmt: skip
+    return command + (["--cluster-workers", str(options.workers)] if options.workers > 1 else [])
 
 
 def postgraphile_version(options: Options) -> str:
@@ -457,12 +475,13 @@ def start_servers(
     stack: ExitStack, options: Options, settings: Settings, url: str, console: Console
 ) -> tuple[Server, Server, Server | None]:
     """The floor, the API and PostGraphile (None where it cannot serve: why is printed), all ready."""
-    env = database_env(url)
+    env, pool = database_env(url), str(pool_per_process(options, settings))
     floor_port, api_port, peer_port = free_port(), free_port(), free_port()
     floor_cmd = [sys.executable, "-m", "bench.floor", "--database-url", url, "--schema", settings.db_schema,
-                 "--pool", str(settings.pool_size), "--port", str(floor_port)]  # fmt: skip
+                 "--pool", pool, "--workers", str(options.workers), "--port", str(floor_port)]  # fmt: skip
     floor = stack.enter_context(server("floor", floor_cmd, floor_port, env, "/healthz"))
-    api = stack.enter_context(server("API", api_command(api_port), api_port, env, "/readyz"))
+    api_cmd = api_command(api_port, options.workers)
+    api = stack.enter_context(server("API", api_cmd, api_port, {**env, "ISNAD_POOL_SIZE": pool}, "/readyz"))
     peer = None
     peer_cmd = postgraphile_command(options, settings, url, peer_port) if options.postgraphile else None
     if isinstance(peer_cmd, str):
@@ -479,7 +498,7 @@ def start_servers(
     return floor, api, peer
 
 
-def header(options: Options, version: str, load_before: tuple[float, float, float]) -> list[str]:
+def header(options: Options, settings: Settings, version: str, load_before: tuple[float, float, float]) -> list[str]:
     load = options.load
     averages = ", ".join(f"{value:.2f}" for value in load_before)
     after = ", ".join(f"{value:.2f}" for value in os.getloadavg())
@@ -492,7 +511,8 @@ def header(options: Options, version: str, load_before: tuple[float, float, floa
         f"wrk: {load.threads} threads, {load.connections} connections, {load.seconds} s per run after {load.warmup} s "
         f"of warm-up, rounds: {options.rounds}, alternating the configurations (medians); random ids among "
         f"{options.ids} hadith with chains and {options.tool_args} argument sets per other tool (seed {SEED}); "
-        "every server is 1 process; wrk, the servers and PostgreSQL share the CPUs",
+        f"every server is {options.workers} process(es) with {pool_per_process(options, settings)} connections each; "
+        "wrk, the servers and PostgreSQL share the CPUs",
     ]
 
 
@@ -517,12 +537,12 @@ def run(options: Options, settings: Settings, url: str, console: Console) -> Non
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="isnad-load-")))
         measure(configs, write_bodies(configs, folder), options.load, options.rounds, console)
     console.print()
-    for line in header(options, drawn.version, load_before):
+    for line in header(options, settings, drawn.version, load_before):
         console.print(line)
     console.print(table(configs))
     console.print(
-        "SQL/req: statements per request, as the API reports them (server-timing); RSS: the server's processes, "
-        "the largest reading after a run (the API is one process serving nine configurations); KiB/resp: bytes "
+        "SQL/req: statements per request, as the API reports them (server-timing); RSS: the server's processes "
+        "together, the largest reading after a run (the API serves nine configurations); KiB/resp: bytes "
         "read by wrk per response, headers included; bad: responses not 200 or with GraphQL errors, and socket "
         "errors. The floor and PostGraphile answer the anchor request only: the tools' ratios compare each tool "
         "with that request, not equal work."

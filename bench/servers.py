@@ -140,9 +140,10 @@ def database_env(url: str) -> dict[str, str]:
     return {**os.environ, "ISNAD_DATABASE_URL": url}
 
 
-def api_command(port: int) -> list[str]:
-    """`isnad-graphql serve`, one process (the same uvicorn settings as in production), on `port`."""
-    return [str(Path(sys.executable).with_name("isnad-graphql")), "serve", "--workers", "1", "--port", str(port)]
+def api_command(port: int, workers: int = 1) -> list[str]:
+    """`isnad-graphql serve` (the same uvicorn settings as in production), `workers` processes, on `port`."""
+    binary = str(Path(sys.executable).with_name("isnad-graphql"))
+    return [binary, "serve", "--workers", str(workers), "--port", str(port)]
 
 
 @contextmanager
