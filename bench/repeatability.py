@@ -24,10 +24,9 @@ from rich.table import Table
 
 from app.asgi import create_app
 from app.embedded import database_url
-from app.persisted import DEFAULT_DIR, load_manifest
 from app.settings import Settings, load_settings
 from bench.api_args import Variables, pick_arguments
-from bench.load import SEED
+from bench.load import SEED, persisted_ids
 
 
 async def draw(url: str, settings: Settings, count: int) -> dict[str, list[Variables]]:
@@ -43,7 +42,7 @@ class Caller:
 
     def __init__(self, client: httpx.AsyncClient, concurrency: int) -> None:
         self.client = client
-        self.ids = {operation.name: operation.id for operation in load_manifest(DEFAULT_DIR).values()}
+        self.ids = persisted_ids()
         self.slots = asyncio.Semaphore(concurrency)
 
     async def answer(self, tool: str, variables: Variables) -> bytes:
