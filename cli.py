@@ -19,6 +19,8 @@ def _parser() -> argparse.ArgumentParser:
     ingest.add_argument("--data-dir", type=Path, help="default: $ISNAD_DATA_DIR, else ../shared/data")
     ingest.add_argument("--database-url", help="default: $ISNAD_DATABASE_URL, else the embedded PostgreSQL")
     ingest.add_argument("--reader-role", help="a SELECT-only role to grant the new schema to ($ISNAD_READER_ROLE)")
+    audit = commands.add_parser("audit", help="measure what a built database claims against its evidence")
+    audit.add_argument("--database-url", help="default: $ISNAD_DATABASE_URL, else the embedded PostgreSQL")
     readonly = commands.add_parser("check-readonly", help="prove that the API and what it ships never write")
     readonly.add_argument("--code-only", action="store_true", help="skip the live checks against the database")
     manifest = commands.add_parser("persisted-manifest", help="write persisted/manifest.json from persisted/*.graphql")
@@ -49,6 +51,19 @@ def _ingest(args: argparse.Namespace) -> int:
         f"imported in {report.read_seconds + report.write_seconds:.1f} s "
         f"(reading {report.read_seconds:.1f} s, writing {report.write_seconds:.1f} s)"
     )
+    return 0
+
+
+def _audit(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from rich.console import Console
+
+    from ingest.audit.report import print_audit
+
+    settings = load_settings()
+    with database_url(args.database_url or settings.database_url, settings.embedded_pgdata) as url:
+        asyncio.run(print_audit(url, settings.db_schema, Console()))
     return 0
 
 
@@ -104,6 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handlers = {
         "ingest": _ingest,
         "serve": _serve,
+        "audit": _audit,
         "check-readonly": _check_readonly,
         "persisted-manifest": _persisted_manifest,
     }

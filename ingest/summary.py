@@ -1,7 +1,10 @@
 """The figures an import ends with: rows per table and the coverage of what the tools can answer."""
 
+from collections.abc import Mapping, Sequence
+
 import asyncpg
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ingest.writer import table_order
@@ -64,7 +67,7 @@ async def table_counts(conn: asyncpg.Connection) -> dict[str, int]:
     return {table: await conn.fetchval(f"SELECT count(*) FROM {table}") for table in table_order()}
 
 
-def _render(console: Console, title: str, records: list[asyncpg.Record]) -> None:
+def render_table(console: Console, title: str, records: Sequence[Mapping[str, object]]) -> None:
     table = Table(title=title, title_justify="left")
     if not records:
         console.print(f"{title}: none")
@@ -73,7 +76,7 @@ def _render(console: Console, title: str, records: list[asyncpg.Record]) -> None
     for column in columns:
         table.add_column(column, justify="left" if column in {"collection", "work", "origin"} else "right")
     for record in records:
-        table.add_row(*(f"{v:,}" if isinstance(v, int) else str(v) for v in record.values()))
+        table.add_row(*(f"{v:,}" if isinstance(v, int) else escape(str(v)) for v in record.values()))
     console.print(table)
 
 
@@ -87,4 +90,4 @@ async def print_summary(conn: asyncpg.Connection, console: Console) -> None:
         rows.add_row(table, f"{count:,}")
     console.print(rows)
     for title, sql in COVERAGE:
-        _render(console, title, await conn.fetch(sql))
+        render_table(console, title, [dict(record) for record in await conn.fetch(sql)])
