@@ -54,6 +54,9 @@ def _ingest(args: argparse.Namespace) -> int:
     return 0
 
 
+AUDIT_WIDTH = 160  # the audit's tables are read whole, in a terminal or a file
+
+
 def _audit(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -63,7 +66,7 @@ def _audit(args: argparse.Namespace) -> int:
 
     settings = load_settings()
     with database_url(args.database_url or settings.database_url, settings.embedded_pgdata) as url:
-        asyncio.run(print_audit(url, settings.db_schema, Console()))
+        asyncio.run(print_audit(url, settings.db_schema, Console(width=AUDIT_WIDTH)))
     return 0
 
 

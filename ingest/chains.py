@@ -4,21 +4,17 @@ Two origins, never mixed on one hadith:
 
 - 'dataset': the muslimscholars chains (ordered scholar ids) that the data scout aligned to a
   hadith-json hadith (status 'aligned' only; chains aligned out of order or not at all cannot be
-  placed on a hadith and are counted, not imported), with the mention and the transmission term
-  located in the hadith's Arabic text for each node.
+  placed on a hadith and are counted, not imported), each read against the hadith's written isnad
+  (ingest.chain_reading): the mention and the term of each node are the text's own, and each chain
+  carries the integrity checks it fails (ingest.chain_checks, table chain_check).
 - 'parsed_isnad': for a hadith of the six books that has no dataset chain, the isnad of its LK
   corpus row (joined through the LK -> hadith-json crosswalk, Arabic token containment >= 0.7),
   cut into mentions by ingest.isnad_parser and resolved by exact name against the Arabic name
   variants.
 
-Node status (resolution_status, method, confidence):
-
-- confirmed, 'dataset_id+located_mention': the dataset id and a mention located in the text
-  agree; confidence = the chain's alignment score.
-- probable, 'dataset_id_only': the dataset gives the id but the text does not show the name
-  (often «عن أبيه»); confidence = the chain's alignment score x the share of its nodes located.
-- unresolved, 'dataset_id_not_in_index': the dataset id is not in the narrator index; the
-  source_key keeps it; no confidence.
+Node status (resolution_status, method, confidence): for dataset chains, as ingest.chain_reading
+says; confidence = the chain's alignment score for a confirmed node, that score x the share of the
+chain's nodes confirmed for a probable one, none for an unresolved one. For parsed isnads:
 - probable, 'parsed_isnad_unique_name': the mention's name key belongs to exactly one narrator;
   confidence = the share of such resolutions, on the hadith that have both an LK isnad and a
   dataset chain, whose narrator is in that hadith's dataset chain.
@@ -31,45 +27,19 @@ Node status (resolution_status, method, confidence):
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from ingest import ids
 from ingest.context import ImportContext, Row
-from ingest.isnad_parser import Mention, is_kinship_pronoun, name_key, parse_isnad, trim_mention
+from ingest.dataset_chains import MAX_POSITION, HadithIndex, add_dataset_chains
+from ingest.isnad_parser import Mention, is_kinship_pronoun, name_key, parse_isnad
 
-KAGGLE_DIR = "narrators/kaggle_muslimscholars/"
-CHAINS_FILE = KAGGLE_DIR + "kaggle_chains_aligned.csv.gz"
-NODES_FILE = KAGGLE_DIR + "chain_nodes_derived.jsonl.gz"
 CROSSWALK_FILE = "hadith/crosswalks/lk_to_hadith_json.csv.gz"
 LK_DIR = "hadith/lk_hadith_corpus/"
 LK_BOOKS = ("Bukhari", "Muslim", "AbuDaud", "Tirmizi", "Nesai", "IbnMaja")
-DATASET_SOURCE = "muslimscholars-derived"
 LK_SOURCE = "lk-corpus"
 MIN_CONTAINMENT = 0.7
-MAX_POSITION = 99  # node ids leave two digits to the position
-ALIGNED = "aligned"
-LOCATED = "resolved_by_dataset_id"
-NOT_LOCATED = "id_only_not_found_in_text"
 
-HadithIndex = dict[tuple[int, str], int]
 LkKey = tuple[str, str, int]
-
-
-@dataclass(frozen=True)
-class DatasetNode:
-    position: int
-    scholar: int
-    mention: str | None
-    term: str | None
-    located: bool
-
-
-@dataclass(frozen=True)
-class DatasetChain:
-    kaggle_row: int
-    hadith_id: int
-    score: float
-    nodes: list[DatasetNode]
 
 
 @dataclass(frozen=True)
@@ -102,8 +72,7 @@ def read_chains(ctx: ImportContext) -> Counter[str]:
     """Add the chain and chain_node rows and set the narrators' node counts; returns what was left out."""
     tally: Counter[str] = Counter()
     hadith_index = _hadith_index(ctx)
-    known = {row["narrator_id"] for row in ctx.tables["narrator"]}
-    chained = _add_dataset_chains(ctx, hadith_index, known, tally)
+    chained = add_dataset_chains(ctx, hadith_index, tally)
     names = NameIndex(ctx.tables["narrator_name_variant"])
     isnads = _lk_isnads(ctx, hadith_index, tally)
     confidence = _unique_name_agreement(names, isnads, chained)
@@ -127,112 +96,6 @@ def _hadith_index(ctx: ImportContext) -> HadithIndex:
         for row in ctx.tables["hadith"]
         if row.get("in_book_reference") and row.get("book_id") in book_number
     }
-
-
-# dataset chains ----------------------------------------------------------------------------------
-
-
-def _add_dataset_chains(
-    ctx: ImportContext, hadith_index: HadithIndex, known: set[int], tally: Counter[str]
-) -> dict[int, set[int]]:
-    """Add the aligned dataset chains; returns the narrator ids of each hadith's chains."""
-    chains = _dataset_chain_records(ctx, hadith_index, tally)
-    chains.sort(key=lambda chain: (chain.hadith_id, chain.kaggle_row))
-    numbers: Counter[int] = Counter()
-    narrators: defaultdict[int, set[int]] = defaultdict(set)
-    for chain in chains:
-        numbers[chain.hadith_id] += 1
-        _add_dataset_chain(ctx, chain, numbers[chain.hadith_id], known)
-        narrators[chain.hadith_id].update(node.scholar for node in chain.nodes)
-    return narrators
-
-
-def _dataset_chain_records(ctx: ImportContext, hadith_index: HadithIndex, tally: Counter[str]) -> list[DatasetChain]:
-    nodes = _dataset_nodes(ctx)
-    chains = []
-    for line, row in ctx.csv(CHAINS_FILE, "chains aligned to hadith", DATASET_SOURCE, derived=True):
-        if row["status"] != ALIGNED:
-            tally[f"dataset chains not placed ({row['status']})"] += 1
-            continue
-        try:
-            chains.append(_dataset_chain(row, hadith_index, nodes))
-        except (KeyError, ValueError) as exc:
-            ctx.skip(CHAINS_FILE, line, f"aligned chain not placed: {exc}")
-    return chains
-
-
-def _dataset_chain(row: dict[str, str], hadith_index: HadithIndex, nodes: dict[int, list[DatasetNode]]) -> DatasetChain:
-    kaggle_row = int(row["kaggle_row"])
-    reference = f"{row['hj_kitab_chapterId']}/{row['hj_idInBook']}"
-    hadith = hadith_index.get((ids.COLLECTIONS[row["collection"]], reference))
-    if hadith is None:
-        raise KeyError(f"no hadith {row['collection']} {reference}")
-    if not nodes.get(kaggle_row):
-        raise KeyError(f"no nodes for kaggle_row {kaggle_row}")
-    return DatasetChain(kaggle_row, hadith, float(row["name_overlap_score"]), nodes[kaggle_row])
-
-
-def _dataset_nodes(ctx: ImportContext) -> dict[int, list[DatasetNode]]:
-    nodes = {}
-    purpose = "chain nodes: located mention and transmission term"
-    for line, record in ctx.jsonl(NODES_FILE, purpose, DATASET_SOURCE, derived=True):
-        try:
-            nodes[int(record["kaggle_row"])] = _dataset_node_list(record["nodes"])
-        except (KeyError, TypeError, ValueError) as exc:
-            ctx.skip(NODES_FILE, line, f"malformed node list: {exc!r}")
-    return nodes
-
-
-def _dataset_node_list(records: list[dict[str, Any]]) -> list[DatasetNode]:
-    nodes = [_dataset_node(record) for record in records]
-    if [node.position for node in nodes] != list(range(1, len(nodes) + 1)) or len(nodes) > MAX_POSITION:
-        raise ValueError(f"positions are not 1 to {min(len(nodes), MAX_POSITION)}")
-    return nodes
-
-
-def _dataset_node(node: dict[str, Any]) -> DatasetNode:
-    position = int(node["position"])
-    if node["status"] not in (LOCATED, NOT_LOCATED):
-        raise ValueError(f"unknown node status {node['status']!r}")
-    mention = trim_mention(node.get("mention_ar") or "") or None
-    located = node["status"] == LOCATED
-    return DatasetNode(position, int(node["scholar_indx"]), mention, node.get("term_ar"), located)
-
-
-def _add_dataset_chain(ctx: ImportContext, chain: DatasetChain, number: int, known: set[int]) -> None:
-    chain_id = ids.dataset_chain_id(chain.kaggle_row)
-    ctx.add(
-        "chain",
-        {
-            "chain_id": chain_id,
-            "hadith_id": chain.hadith_id,
-            "chain_number": number,
-            "origin": "dataset",
-            "alignment_score": chain.score,
-            "source_id": DATASET_SOURCE,
-            "source_key": f"kaggle_chains_aligned.csv#kaggle_row={chain.kaggle_row}",
-        },
-    )
-    located_share = sum(node.located for node in chain.nodes) / len(chain.nodes)
-    for node in chain.nodes:
-        row = _node_row(chain_id, node.position, node.mention, node.term)
-        row["source_key"] = (
-            f"chain_nodes_derived.jsonl#kaggle_row={chain.kaggle_row}"
-            f"&position={node.position}&scholar_indx={node.scholar}"
-        )
-        if node.scholar in known:
-            row.update(_dataset_resolution(node, chain.score, located_share))
-        else:
-            row.update(resolution_status="unresolved", method="dataset_id_not_in_index")
-        ctx.add("chain_node", row)
-
-
-def _dataset_resolution(node: DatasetNode, score: float, located_share: float) -> Row:
-    if node.located:
-        status, method, confidence = "confirmed", "dataset_id+located_mention", score
-    else:
-        status, method, confidence = "probable", "dataset_id_only", round(score * located_share, 3)
-    return {"narrator_id": node.scholar, "resolution_status": status, "method": method, "confidence": confidence}
 
 
 def _node_row(chain_id: int, position: int, mention: str | None, term: str | None) -> Row:

@@ -76,7 +76,8 @@ WITH adjacent AS (
     SELECT least(lower_node.narrator_id, upper_node.narrator_id) AS least_narrator_id,
            greatest(lower_node.narrator_id, upper_node.narrator_id) AS greatest_narrator_id,
            c.hadith_id, h.canonical_reference, c.chain_id, c.source_id, c.source_key,
-           upper_node.node_id AS upper_node_id, lower_node.node_id AS lower_node_id, lower_node.position
+           upper_node.node_id AS upper_node_id, lower_node.node_id AS lower_node_id, lower_node.position,
+           NOT EXISTS (SELECT 1 FROM chain_check k WHERE k.chain_id = c.chain_id) AS chain_checks_passed
       FROM chain_node lower_node
       JOIN chain_node upper_node
         ON upper_node.chain_id = lower_node.chain_id AND upper_node.position = lower_node.position + 1
@@ -87,10 +88,11 @@ WITH adjacent AS (
 )
 INSERT INTO pair_observation (least_narrator_id, greatest_narrator_id, observation_rank, hadith_id,
                               canonical_reference, chain_id, chain_source_id, chain_source_key,
-                              upper_node_id, lower_node_id)
+                              upper_node_id, lower_node_id, chain_checks_passed)
 SELECT least_narrator_id, greatest_narrator_id,
        row_number() OVER (PARTITION BY least_narrator_id, greatest_narrator_id ORDER BY hadith_id, chain_id, position),
-       hadith_id, canonical_reference, chain_id, source_id, source_key, upper_node_id, lower_node_id
+       hadith_id, canonical_reference, chain_id, source_id, source_key, upper_node_id, lower_node_id,
+       chain_checks_passed
   FROM adjacent
  ORDER BY 1, 2, 3
 """

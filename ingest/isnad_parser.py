@@ -46,15 +46,15 @@ class Mention:
 
 
 @cache
-def _normal(token: str) -> str:
+def normal(token: str) -> str:
     return normalize(token)
 
 
 def _words(text: str) -> list[_Word]:
-    return [(token, _normal(token)) for token in _TOKEN.findall(text)]
+    return [(token, normal(token)) for token in _TOKEN.findall(text)]
 
 
-def _is_term(word: str) -> bool:
+def is_term(word: str) -> bool:
     return word in TERMS or (word[:1] in CONJUNCTIONS and word[1:] in TERMS)
 
 
@@ -73,7 +73,7 @@ def parse_isnad(text: str) -> list[Mention]:
     links: list[tuple[str, list[str]]] = []
     open_mention = False
     for token, word in _last_chain(_words(text)):
-        if word and _is_term(word):
+        if word and is_term(word):
             links.append((token, []))
             open_mention = True
         elif _ends_mention(word):
@@ -83,20 +83,9 @@ def parse_isnad(text: str) -> list[Mention]:
     return [Mention(term, " ".join(tokens)) for term, tokens in links if tokens]
 
 
-def trim_mention(text: str) -> str:
-    """A located mention cut where parse_isnad would end it («، أنه», «رضي الله عنه», «- يعني ...»)."""
-    kept: list[str] = []
-    for token, word in _words(text):
-        if not _ends_mention(word):
-            kept.append(token)
-        elif kept:
-            break
-    return " ".join(kept)
-
-
 def is_kinship_pronoun(mention: str) -> bool:
     """«أبيه», «عن جده»: a narrator named only by his relation to the previous one."""
-    return _normal(mention) in KINSHIP_PRONOUNS
+    return normal(mention) in KINSHIP_PRONOUNS
 
 
 def name_key(name: str) -> str:
@@ -106,5 +95,5 @@ def name_key(name: str) -> str:
     هريرة», the name lists «أبو هريرة») and the alif of an accusative tanwin dropped («سمعت أنسًا»),
     joined without spaces («عبدالله» = «عبد الله»).
     """
-    words = _normal(_ACCUSATIVE_ALIF.sub("", name)).split()
+    words = normal(_ACCUSATIVE_ALIF.sub("", name)).split()
     return "".join(_CASE_FORMS.get(word, word) for word in words)

@@ -285,6 +285,16 @@ CREATE TABLE chain_node (
 );
 CREATE INDEX chain_node_narrator_idx ON chain_node (narrator_id, resolution_status);
 
+CREATE TABLE chain_check (                      -- an integrity check a dataset chain fails (ingest/chain_checks.py)
+    chain_id       integer NOT NULL REFERENCES chain,
+    check_number   integer NOT NULL,            -- 1-based, in the order the checks run
+    code           text NOT NULL CHECK (code IN ('repeated_narrator', 'order_against_text', 'narrator_missing',
+                                                 'tahwil_flattened', 'co_narrators_flattened',
+                                                 'no_companion_at_top', 'impossible_meeting')),
+    reason         text NOT NULL,
+    PRIMARY KEY (chain_id, check_number)
+);
+
 -- derived at import ------------------------------------------------------------------------------
 -- The lists the narrator tools page through, each in the order a tool lists it, with each row's rank in it:
 -- filled by SQL (ingest/derived.py) from the tables above once they are written. No foreign keys: every row
@@ -361,6 +371,7 @@ CREATE TABLE pair_observation (
     chain_source_key     text NOT NULL,
     upper_node_id        integer NOT NULL,      -- the node at position + 1: nearer the Prophet
     lower_node_id        integer NOT NULL,
+    chain_checks_passed  boolean NOT NULL,      -- the chain fails no check of chain_check
     PRIMARY KEY (least_narrator_id, greatest_narrator_id, observation_rank),
     CHECK (least_narrator_id < greatest_narrator_id)
 );

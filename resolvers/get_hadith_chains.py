@@ -5,7 +5,7 @@ from app.errors import NotFound
 from app.limits import HADITH_CHAINS
 from resolvers.arguments import require_id
 from resolvers.provenance import Sources, provenance
-from schema.chain import Chain, ChainNode, HadithChains, ResolutionStatus
+from schema.chain import Chain, ChainCheck, ChainCheckCode, ChainNode, HadithChains, ResolutionStatus
 from schema.common import EvidenceStatus, ObjectType
 from schema.info import Info
 
@@ -21,17 +21,21 @@ def _node(node: NodeRecord) -> ChainNode:
         resolution_status=ResolutionStatus(node.resolution_status),
         confidence=node.confidence,
         node_id=node.node_id,
+        method=node.method,
     )
 
 
 def _chain(chain: ChainRecord, hadith: HadithChainsRecord, sources: Sources) -> Chain:
-    """A dataset chain is a fact of the dataset; a chain read from the text by the importer is not."""
+    """A dataset chain that passes its integrity checks is a fact of the dataset; one that fails a check, or a
+    chain read from the text by the importer, is not."""
     text = hadith.text
+    is_fact = chain.origin == DATASET and not chain.checks
     return Chain(
         chain_id=chain.chain_id,
         chain_number=chain.chain_number,
         nodes=[_node(node) for node in chain.nodes],
-        evidence_status=EvidenceStatus.fact if chain.origin == DATASET else EvidenceStatus.insufficient_evidence,
+        evidence_status=EvidenceStatus.fact if is_fact else EvidenceStatus.insufficient_evidence,
+        failed_checks=[ChainCheck(code=ChainCheckCode(check.code), reason=check.reason) for check in chain.checks],
         provenance=[
             provenance(sources, chain.chain_id, ObjectType.chain, chain.source_id, source_key=chain.source_key),
             provenance(

@@ -62,7 +62,7 @@ def _node_provenance(node: NodeRecord, observation: ObservationRecord, sources: 
 
 def _observation(record: ObservationRecord, sources: Sources) -> ChainObservation:
     upper, lower = record.upper_node, record.lower_node
-    confirmed = upper.resolution_status == lower.resolution_status == "confirmed"
+    confirmed = upper.resolution_status == lower.resolution_status == "confirmed" and record.chain_checks_passed
     return ChainObservation(
         hadith_id=record.hadith_id,
         canonical_reference=record.canonical_reference,

@@ -66,7 +66,8 @@ class ChainObservation:
     upper_node_id: int = strawberry.field(description="The upper narrator's node.")
     lower_node_id: int = strawberry.field(description="The lower narrator's node.")
     evidence_status: EvidenceStatus = strawberry.field(
-        description="fact when both nodes are confirmed; inference when one is only probable."
+        description="fact when both nodes are confirmed and the chain passes its integrity checks; inference when "
+        "one node is only probable or the chain fails a check."
     )
     provenance: list[Provenance] = strawberry.field(description="The hadith, chain and both nodes.")
 

@@ -43,7 +43,6 @@ class Kept:
     numbers: dict[str, set[str]] = field(default_factory=lambda: {c: set() for c in COLLECTIONS})
     whole_numbers: dict[str, set[int]] = field(default_factory=lambda: {c: set() for c in COLLECTIONS})
     lk_rows: set[tuple[str, str]] = field(default_factory=set)
-    kaggle_rows: set[str] = field(default_factory=set)
 
 
 def _filter_jsonl(src: Path, dst: Path, keep: Keep) -> None:
@@ -103,7 +102,7 @@ def _chains(src: Path, dst: Path, kept: Kept) -> None:
     def keep(row: dict[str, Any]) -> bool:
         return (row["collection"], row["hj_kitab_chapterId"], row["hj_idInBook"]) in kept.in_book
 
-    kept.kaggle_rows = {row["kaggle_row"] for row in _filter_csv(src, dst, keep)}
+    _filter_csv(src, dst, keep)
 
 
 def _in_book(collection: str) -> Keep:
@@ -126,9 +125,6 @@ def _filters(kept: Kept) -> dict[str, Keep]:
             filters[fawaz] = _by_number(coll, kept, "hadithnumber")
     for name, coll in FAWAZ_FILES.items():
         filters[f"hadith/fawaz_hadith_csv/ara-{name}.csv.gz"] = _by_number(coll, kept, "hadithnumber")
-    filters["narrators/kaggle_muslimscholars/chain_nodes_derived.jsonl.gz"] = lambda row: (
-        str(row["kaggle_row"]) in kept.kaggle_rows
-    )
     return filters
 
 

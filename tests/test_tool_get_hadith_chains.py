@@ -127,7 +127,7 @@ async def test_limit_cuts_the_chains_and_says_so(client: httpx.AsyncClient) -> N
 
 
 async def test_node_confidence_is_the_measured_value_not_its_float4_rounding(client: httpx.AsyncClient) -> None:
-    # kaggle_chains_aligned.csv row 10: name_overlap_score 0.8; 3 of its 5 nodes located -> 0.8 x 3/5 = 0.48.
+    # kaggle_chains_aligned.csv row 10: name_overlap_score 0.8; the text names 3 of its 5 narrators -> 0.8 x 3/5 = 0.48.
     answer = await tool_data(client, "get_hadith_chains", hadith_id=BUKHARI_11)
 
     (chain,) = answer["chains"]

@@ -12,6 +12,7 @@ from app.data.records import (
     BookRecord,
     ChainRecord,
     ChapterRecord,
+    CheckRecord,
     CollectionRecord,
     HadithChainsRecord,
     HadithRecord,
@@ -123,7 +124,8 @@ async def hadith_by_id(db: RequestDatabase, ids: Sequence[int]) -> list[HadithRe
 
 
 NODE_COLUMNS = [field.name for field in fields(NodeRecord)]
-CHAIN_COLUMNS = [field.name for field in fields(ChainRecord)]  # the chain's columns, then its nodes
+CHECK_COLUMNS = [field.name for field in fields(CheckRecord)]
+CHAIN_COLUMNS = [field.name for field in fields(ChainRecord)]  # the chain's columns, its nodes, its checks
 
 
 def _nodes_of_chain() -> Label[Any]:
@@ -131,11 +133,18 @@ def _nodes_of_chain() -> Label[Any]:
     return json_rows(n, NODE_COLUMNS, where=n.c.chain_id == t.chain.c.chain_id, order=[n.c.position], label="nodes")
 
 
+def _checks_of_chain() -> Label[Any]:
+    k = t.chain_check
+    where = k.c.chain_id == t.chain.c.chain_id
+    return json_rows(k, CHECK_COLUMNS, where=where, order=[k.c.check_number], label="checks")
+
+
 def _chains_by_hadith_id() -> Select[Any]:
     """Each hadith's reference and own record, with its first `:most` chains by chain_number, each with its
-    nodes by position (a chain has fewer than 100 nodes by construction), as one JSON tree."""
+    nodes by position (a chain has fewer than 100 nodes by construction) and its failed checks, as one JSON
+    tree."""
     h, c = t.hadith, t.chain
-    statement = select(c, _nodes_of_chain()).where(c.c.hadith_id == h.c.hadith_id).correlate(h)
+    statement = select(c, _nodes_of_chain(), _checks_of_chain()).where(c.c.hadith_id == h.c.hadith_id).correlate(h)
     chains = json_first(statement, CHAIN_COLUMNS, order=[c.c.chain_number], label="chains")
     own = (h.c.source_id, h.c.edition_id, h.c.source_key)
     return select(h.c.hadith_id, h.c.canonical_reference, *own, chains).where(any_key(h.c.hadith_id))
@@ -147,6 +156,7 @@ CHAINS_BY_HADITH_ID = _chains_by_hadith_id()
 def _chain(entry: list[Any]) -> ChainRecord:
     values = dict(zip(CHAIN_COLUMNS, entry, strict=True))
     values["nodes"] = tuple(NodeRecord(*node) for node in values["nodes"])
+    values["checks"] = tuple(CheckRecord(*check) for check in values["checks"])
     return ChainRecord(**values)
 
 

@@ -281,6 +281,7 @@ def _observations_of_pair(pairs: Subquery) -> Label[Any]:
             o.c.chain_source_key,
             _json_node(upper).label("upper_node"),
             _json_node(lower).label("lower_node"),
+            o.c.chain_checks_passed,
         )
         .select_from(
             o.join(upper, upper.c.node_id == o.c.upper_node_id).join(lower, lower.c.node_id == o.c.lower_node_id)

@@ -78,6 +78,15 @@ class ChainRecord:
     source_id: str
     source_key: str
     nodes: tuple["NodeRecord", ...]  # by position
+    checks: tuple["CheckRecord", ...]  # the integrity checks it fails, in the order they ran
+
+
+@dataclass(frozen=True, slots=True)
+class CheckRecord:
+    """An integrity check a chain fails: its code and the reason, as the import wrote them."""
+
+    code: str
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +229,7 @@ class ObservationRecord:
     chain_source_key: str
     upper_node: NodeRecord
     lower_node: NodeRecord
+    chain_checks_passed: bool
 
 
 @dataclass(frozen=True, slots=True)

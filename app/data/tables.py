@@ -3,7 +3,7 @@
 Only the columns the API reads are declared. The schema is chosen by the connection's search_path.
 """
 
-from sqlalchemy import Column, Float, Integer, MetaData, Table, Text
+from sqlalchemy import Boolean, Column, Float, Integer, MetaData, Table, Text
 from sqlalchemy.dialects.postgresql import TSVECTOR
 
 metadata = MetaData()
@@ -159,6 +159,14 @@ chain_node = Table(
     _text("method"),
     _text("source_key"),
 )
+chain_check = Table(
+    "chain_check",
+    metadata,
+    _int("chain_id"),
+    _int("check_number"),
+    _text("code"),
+    _text("reason"),
+)
 profile_variant = Table(
     "profile_variant",
     metadata,
@@ -227,6 +235,7 @@ pair_observation = Table(
     _text("chain_source_key"),
     _int("upper_node_id"),
     _int("lower_node_id"),
+    Column("chain_checks_passed", Boolean),
 )
 public_commentary_passage = Table(
     "public_commentary_passage",
