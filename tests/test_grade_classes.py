@@ -1,8 +1,14 @@
-"""The class of a grade's wording: the table of ingest/grades.py, read exactly."""
+"""The class of a grade's wording: the table of ingest/grades.py, read exactly, and the API's enum is its list."""
 
 import pytest
 
-from ingest.grades import CLASS_OF_WORDING, WORDINGS, grade_class
+from ingest.grades import CLASS_OF_WORDING, CLASSES, WORDINGS, grade_class
+from schema.grade import GradeClass
+
+
+def test_the_api_enum_lists_the_classes_of_the_table() -> None:
+    """The importer stores a class by its value; the API answers its member's name: both are the table's."""
+    assert [GradeClass(name).name for name in CLASSES] == [member.name for member in GradeClass]
 
 
 def test_no_wording_is_listed_under_two_classes() -> None:

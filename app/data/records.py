@@ -121,6 +121,18 @@ class PassageRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class GradeRecord:
+    """A grade of a hadith as its source record states it, with the class of its wording."""
+
+    grader: str
+    grade: str
+    grade_class: str
+    source_id: str
+    edition_id: str | None
+    source_key: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class NarratorRecord:
     narrator_id: int
     name_ar: str | None

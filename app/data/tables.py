@@ -80,6 +80,17 @@ hadith_source_record = Table(
     _text("edition_id"),
     _text("source_key"),
 )
+hadith_grade = Table(
+    "hadith_grade",
+    metadata,
+    _int("hadith_id"),
+    _text("grader"),
+    _text("grade"),
+    _text("grade_class"),
+    _text("source_id"),
+    _text("edition_id"),
+    _text("source_key"),
+)
 narrator = Table(
     "narrator",
     metadata,
