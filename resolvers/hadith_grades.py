@@ -1,44 +1,56 @@
 """A hadith's grades: each one an attribution (this source says this grader gave this grade), never a verdict.
 
-The status is the attribution's: a fact where the source record that states the grade is the hadith's by its
-number (hadith-api); an inference where the record is the hadith's by a match of Arabic texts (the LK corpus,
-whose rows the crosswalk links by token containment); insufficient_evidence where the record holds no grade.
+The status is the attribution's, as strong as the link between the source record and the hadith:
+- fact: a hadith-api record, linked by the crosswalk's number where the crosswalk identified the hadith (its
+  English exactly and once, or its in-book reference checked by the English); the crosswalk line is cited;
+- inference: a hadith-api record whose link is an English text found more than once, and an LK corpus row
+  (linked by Arabic token containment, a measure of likeness), or any source linked otherwise;
+- insufficient_evidence: the record's grade field holds no grade.
 """
 
-from app.data.records import GradeRecord
+from app.data.records import GradeRecord, HadithGradesRecord, SourceKey
 from app.errors import NotFound
 from app.limits import NAVIGATION
 from resolvers.provenance import Sources, provenance
-from schema.common import EvidenceStatus, ObjectType
+from schema.common import EvidenceStatus, ObjectType, Provenance
 from schema.grade import GradeClass, GradeList, HadithGrade
 from schema.info import Info
 
-MATCHED_BY_TEXT = frozenset({"lk-corpus"})  # sources whose rows are linked to a hadith by its Arabic text
+NUMBERED = "hadith-api"  # the source whose records are a hadith's through the crosswalk's number
+IDENTIFYING = frozenset({"english_exact", "inbook_ref+english_jaccard"})  # crosswalk methods that identify
 
 
-def _status(grade_class: GradeClass, source_id: str) -> EvidenceStatus:
+def _status(grade_class: GradeClass, grade: GradeRecord, found: HadithGradesRecord) -> EvidenceStatus:
     if grade_class is GradeClass.no_grade:
         return EvidenceStatus.insufficient_evidence
-    return EvidenceStatus.inference if source_id in MATCHED_BY_TEXT else EvidenceStatus.fact
+    if grade.source_id == NUMBERED and found.numbering_method in IDENTIFYING:
+        return EvidenceStatus.fact
+    return EvidenceStatus.inference
 
 
-def _grade(hadith_id: int, grade: GradeRecord, sources: Sources) -> HadithGrade:
+def _record(sources: Sources, hadith_id: int, source_id: str, key: str | None, edition: str | None) -> Provenance:
+    return provenance(sources, hadith_id, ObjectType.hadith, source_id, source_key=key, edition_id=edition)
+
+
+def _provenance(
+    hadith_id: int, grade: GradeRecord, numbering: tuple[SourceKey, ...], sources: Sources
+) -> list[Provenance]:
+    """The record that states the grade; for a hadith-api record, the crosswalk line that links it too."""
+    links = numbering if grade.source_id == NUMBERED else ()
+    return [
+        _record(sources, hadith_id, grade.source_id, grade.source_key, grade.edition_id),
+        *(_record(sources, hadith_id, link.source_id, link.source_key, link.edition_id) for link in links),
+    ]
+
+
+def _grade(hadith_id: int, grade: GradeRecord, found: HadithGradesRecord, sources: Sources) -> HadithGrade:
     grade_class = GradeClass(grade.grade_class)
     return HadithGrade(
         grader=grade.grader,
         grade=grade.grade,
         grade_class=grade_class,
-        evidence_status=_status(grade_class, grade.source_id),
-        provenance=[
-            provenance(
-                sources,
-                hadith_id,
-                ObjectType.hadith,
-                grade.source_id,
-                source_key=grade.source_key,
-                edition_id=grade.edition_id,
-            )
-        ],
+        evidence_status=_status(grade_class, grade, found),
+        provenance=_provenance(hadith_id, grade, found.numbering, sources),
     )
 
 
@@ -47,4 +59,7 @@ async def grades_of_hadith(info: Info, hadith_id: int, limit: int | None) -> Gra
     if found is None:
         raise NotFound("No hadith has this id.")
     sources = await info.context.sources.load(info.context.db)
-    return GradeList(items=[_grade(hadith_id, grade, sources) for grade in found.items], truncated=found.truncated)
+    grades = found.grades
+    return GradeList(
+        items=[_grade(hadith_id, grade, found, sources) for grade in grades.items], truncated=grades.truncated
+    )

@@ -114,12 +114,16 @@ class HadithGrade:
         description="The class of that wording; unclassified where the table does not know it, never a guess."
     )
     evidence_status: EvidenceStatus = strawberry.field(
-        description="Of the attribution, never of the hadith's authenticity. fact: the source record states this "
-        "grader's grade for the hadith it is linked to by number; inference: the source's row (LK corpus) is "
-        "linked to the hadith by its Arabic text, a method; insufficient_evidence: the source's grade field holds "
-        "no grade."
+        description="Of the attribution, never of the hadith's authenticity. fact: a hadith-api record states this "
+        "grader's grade and the crosswalk identified the hadith as that record (its English exactly and once, or "
+        "its in-book reference checked by the English); inference: a record linked by likeness (an English text "
+        "found more than once; an LK corpus row by Arabic token containment); insufficient_evidence: the "
+        "record's grade field holds no grade."
     )
-    provenance: list[Provenance] = strawberry.field(description="The source record that states the grade.")
+    provenance: list[Provenance] = strawberry.field(
+        description="The source record that states the grade, then the crosswalk line that links it to the hadith "
+        "where one does."
+    )
 
 
 @strawberry.type(description="A bounded list of a hadith's grades.")

@@ -8,52 +8,78 @@ import pytest
 
 from app.limits import NAVIGATION
 from app.persisted import DEFAULT_DIR, read_documents
-from tests.graphql_client import data_of, execute, nfc, provenance, tool_data
+from tests.graphql_client import data_of, execute, nfc, provenance, rows, tool_data
 
 GRADES = """query ($id: Int!, $limit: Int) { get_hadith(hadith_id: $id) { grades(limit: $limit) {
     items { grader grade grade_class evidence_status provenance { object_id object_type source_type source_id
     source_key source_title edition_id citation locator } } truncated } } }"""
 ABUDAWUD_1 = 300001
 NASAI_1 = 500001
+NASAI_331 = 500332  # the crosswalk found its English more than once (english_exact_ambiguous)
+NUMBERING = "SELECT source_key FROM hadith_source_record WHERE hadith_id = $1 AND role = 'numbering'"
+Grade = tuple[str, str, str, str]  # status, grader, grade, class
+Expected = tuple[str, int, list[Grade], str, list[Grade]]  # edition, number, its grades; LK row, its grades
+
+# ara-<code>.jsonl.gz `grades` of the hadith_number, and the LK corpus row's Arabic_Grade, as they read.
+EXPECTED: dict[int, Expected] = {
+    ABUDAWUD_1: (
+        "ara-abudawud",
+        1,
+        [
+            ("fact", "Al-Albani", "Hasan Sahih", "hasan_sahih"),
+            ("fact", "Muhammad Muhyi Al-Din Abdul Hamid", "Hasan Sahih", "hasan_sahih"),
+            ("fact", "Shuaib Al Arnaut", "Sahih Lighairihi", "sahih_li_ghayrihi"),
+            ("fact", "Zubair Ali Zai", "Isnaad Hasan", "hasan_isnad"),
+        ],
+        "AbuDaud/Chapter1.csv#1",
+        [("inference", "LK corpus annotation", "حسن صحيح", "hasan_sahih")],
+    ),
+    NASAI_1: (  # Zubair Ali Zai refers the hadith to Sahih Muslim
+        "ara-nasai",
+        1,
+        [
+            ("fact", "Abu Ghuddah", "Sahih", "sahih"),
+            ("fact", "Al-Albani", "Sahih", "sahih"),
+            ("fact", "Zubair Ali Zai", "Sahih Muslim", "in_sahihayn"),
+        ],
+        "Nesai/Chapter1.csv#1",
+        [("inference", "LK corpus annotation", "صحيح", "sahih")],
+    ),
+    NASAI_331: (  # linked by an English text found more than once: an inference
+        "ara-nasai",
+        331,
+        [
+            ("inference", "Abu Ghuddah", "Sahih", "sahih"),
+            ("inference", "Al-Albani", "Sahih", "sahih"),
+            ("inference", "Zubair Ali Zai", "Sahih", "sahih"),
+        ],
+        "Nesai/Chapter2.csv#332",
+        [("inference", "LK corpus annotation", "صحيح", "sahih")],
+    ),
+}
 
 
-def _api(hadith: int, edition: str, number: int, grader: str, grade: str, grade_class: str) -> dict[str, Any]:
-    """A grade of a hadith-api record: the record names the grader, and is the hadith's by its number."""
-    record = provenance(hadith, "hadith", "hadith-api", source_key=f"{edition}#{number}", edition_id=edition)
-    return _grade(grader, grade, grade_class, "fact", record)
-
-
-def _lk(hadith: int, row: str, grade: str, grade_class: str) -> dict[str, Any]:
-    """The LK corpus grade of the row linked to the hadith by its Arabic text: an inference."""
-    record = provenance(hadith, "hadith", "lk-corpus", source_key=row)
-    return _grade("LK corpus annotation", grade, grade_class, "inference", record)
-
-
-def _grade(grader: str, grade: str, grade_class: str, status: str, record: dict[str, Any]) -> dict[str, Any]:
+def _grade(grade: Grade, records: list[dict[str, Any]]) -> dict[str, Any]:
+    status, grader, wording, grade_class = grade
     return {
         "grader": grader,
-        "grade": grade,
+        "grade": wording,
         "grade_class": grade_class,
         "evidence_status": status,
-        "provenance": [record],
+        "provenance": records,
     }
 
 
-# ara-abudawud.jsonl.gz hadith_number 1 and AbuDaud.csv.gz Chapter1.csv#1 (Arabic_Grade), as they read.
-ABUDAWUD_1_GRADES = [
-    _api(ABUDAWUD_1, "ara-abudawud", 1, "Al-Albani", "Hasan Sahih", "hasan_sahih"),
-    _api(ABUDAWUD_1, "ara-abudawud", 1, "Muhammad Muhyi Al-Din Abdul Hamid", "Hasan Sahih", "hasan_sahih"),
-    _api(ABUDAWUD_1, "ara-abudawud", 1, "Shuaib Al Arnaut", "Sahih Lighairihi", "sahih_li_ghayrihi"),
-    _api(ABUDAWUD_1, "ara-abudawud", 1, "Zubair Ali Zai", "Isnaad Hasan", "hasan_isnad"),
-    _lk(ABUDAWUD_1, "AbuDaud/Chapter1.csv#1", "حسن صحيح", "hasan_sahih"),
-]
-# ara-nasai.jsonl.gz hadith_number 1: Zubair Ali Zai refers the hadith to Sahih Muslim.
-NASAI_1_GRADES = [
-    _api(NASAI_1, "ara-nasai", 1, "Abu Ghuddah", "Sahih", "sahih"),
-    _api(NASAI_1, "ara-nasai", 1, "Al-Albani", "Sahih", "sahih"),
-    _api(NASAI_1, "ara-nasai", 1, "Zubair Ali Zai", "Sahih Muslim", "in_sahihayn"),
-    _lk(NASAI_1, "Nesai/Chapter1.csv#1", "صحيح", "sahih"),
-]
+async def _expected(database_url: str, hadith: int) -> list[dict[str, Any]]:
+    """The hadith's grades: each hadith-api one cited with its record and the crosswalk line that links it to
+    the hadith (a line of the subset's crosswalk file), each LK one with its row."""
+    edition, number, api_grades, lk_row, lk_grades = EXPECTED[hadith]
+    (numbering,) = await rows(database_url, NUMBERING, hadith)
+    assert numbering["source_key"].startswith("hadith_json_to_fawaz_numbers.csv.gz:")
+    api = provenance(hadith, "hadith", "hadith-api", source_key=f"{edition}#{number}", edition_id=edition)
+    crosswalk = provenance(hadith, "hadith", "crosswalks", source_key=numbering["source_key"])
+    lk = provenance(hadith, "hadith", "lk-corpus", source_key=lk_row)
+    return [_grade(grade, [api, crosswalk]) for grade in api_grades] + [_grade(grade, [lk]) for grade in lk_grades]
 
 
 async def _grades(client: httpx.AsyncClient, hadith: int, limit: int | None = None) -> dict[str, Any]:
@@ -61,18 +87,23 @@ async def _grades(client: httpx.AsyncClient, hadith: int, limit: int | None = No
     return answer
 
 
-@pytest.mark.parametrize(("hadith", "expected"), [(ABUDAWUD_1, ABUDAWUD_1_GRADES), (NASAI_1, NASAI_1_GRADES)])
+@pytest.mark.parametrize("hadith", sorted(EXPECTED))
 async def test_a_hadith_lists_each_grade_as_its_source_words_it(
-    client: httpx.AsyncClient, hadith: int, expected: list[dict[str, Any]]
+    client: httpx.AsyncClient, database_url: str, hadith: int
 ) -> None:
-    grades = await _grades(client, hadith, NAVIGATION.maximum)
+    expected = await _expected(database_url, hadith)
 
-    assert nfc(grades) == nfc({"items": expected, "truncated": False})
+    assert nfc(await _grades(client, hadith, NAVIGATION.maximum)) == nfc({"items": expected, "truncated": False})
 
 
-async def test_the_default_limit_cuts_the_list_and_says_so(client: httpx.AsyncClient) -> None:
-    assert nfc(await _grades(client, ABUDAWUD_1, 2)) == nfc({"items": ABUDAWUD_1_GRADES[:2], "truncated": True})
-    assert len((await _grades(client, ABUDAWUD_1))["items"]) == NAVIGATION.default == len(ABUDAWUD_1_GRADES)
+async def test_the_default_limit_holds_all_five_grades_and_two_cut_the_list(
+    client: httpx.AsyncClient, database_url: str
+) -> None:
+    expected = await _expected(database_url, ABUDAWUD_1)
+
+    assert nfc(await _grades(client, ABUDAWUD_1)) == nfc({"items": expected, "truncated": False})
+    assert nfc(await _grades(client, ABUDAWUD_1, 2)) == nfc({"items": expected[:2], "truncated": True})
+    assert len(expected) == NAVIGATION.default
 
 
 @pytest.mark.parametrize(("limit", "code"), [(NAVIGATION.maximum + 1, "LIMIT_EXCEEDED"), (0, "INVALID_INPUT")])

@@ -133,6 +133,16 @@ class GradeRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class HadithGradesRecord:
+    """A hadith's grades, with how its number was found: the crosswalk method and line that link the hadith to
+    the hadith-api records whose grades it takes."""
+
+    numbering_method: str | None
+    numbering: tuple[SourceKey, ...]
+    grades: "Page[GradeRecord]"
+
+
+@dataclass(frozen=True, slots=True)
 class NarratorRecord:
     narrator_id: int
     name_ar: str | None

@@ -57,6 +57,7 @@ hadith = Table(
     _text("canonical_reference"),
     _text("in_book_reference"),
     _int("seq_in_collection"),
+    _text("numbering_method"),
     _text("text_ar"),
     _text("text_ar_normalized"),
     _text("text_ar_stems"),
