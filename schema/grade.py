@@ -30,10 +30,8 @@ class GradeClass(Enum):
     )
     daif = strawberry.enum_value("daif", description="Da'if (weak).")
     very_daif = strawberry.enum_value("very_daif", description="Da'if jiddan (very weak).")
-    munkar = strawberry.enum_value(
-        "munkar", description="Munkar (a weak narrator contradicting stronger ones), alone or with 'da'if'."
-    )
-    shadh = strawberry.enum_value("shadh", description="Shadh (a reliable narrator contradicting stronger ones).")
+    munkar = strawberry.enum_value("munkar", description="Munkar (denounced), alone or with 'da'if'.")
+    shadh = strawberry.enum_value("shadh", description="Shadh (anomalous).")
     mawdu = strawberry.enum_value("mawdu", description="Mawdu' (fabricated).")
     batil = strawberry.enum_value("batil", description="Batil (false).")
     sahih_isnad = strawberry.enum_value(
