@@ -51,6 +51,7 @@ BOUNDED: Mapping[tuple[str, str], tuple[limits.ListBound, frozenset[str]]] = {
     ),
     ("Query", "get_hadith_commentary"): (limits.HADITH_COMMENTARY, frozenset({"passages"})),
     ("Hadith", "chains"): (limits.HADITH_CHAINS, frozenset({"chains"})),
+    ("Hadith", "grades"): (limits.NAVIGATION, frozenset({"items"})),
     ("NarratorSummary", "hadiths"): (limits.NAVIGATION, frozenset({"items"})),
 }
 # Lists whose size no argument sets, at the most they hold: a chain has at most 18 nodes in the data,

@@ -6,7 +6,7 @@ from typing import Any, Generic, TypeVar
 
 from strawberry.dataloader import DataLoader
 
-from app.data import hadith, narrators
+from app.data import grades, hadith, narrators
 from app.database import RequestDatabase
 
 K = TypeVar("K")
@@ -36,6 +36,7 @@ class Loaders:
     hadith_by_id = _Loader(hadith.hadith_by_id)
     chains_by_hadith_id = _Loader(hadith.chains_by_hadith_id)
     passages_by_hadith_id = _Loader(hadith.passages_by_hadith_id)
+    grades_by_hadith_id = _Loader(grades.grades_by_hadith_id)
     narrator_by_id = _Loader(narrators.narrator_by_id)
     profile_by_narrator_id = _Loader(narrators.profile_by_narrator_id)
     occurrence_page_by_narrator_id = _Loader(narrators.occurrence_page_by_narrator_id)

@@ -17,6 +17,7 @@ from typing import Any
 from app.arabic import normalize, tokens
 from ingest import ids
 from ingest.context import ImportContext, Row
+from ingest.grades import grade_class
 
 SEVEN = ("bukhari", "muslim", "abudawud", "tirmidhi", "nasai", "ibnmajah", "malik")
 FORTIES = {"nawawi40": "nawawi", "qudsi40": "qudsi", "shahwaliullah40": "dehlawi"}
@@ -186,6 +187,7 @@ def _grade(ctx: ImportContext, hadith: int, grader: str, grade: str, ref: Ref) -
             "hadith_id": hadith,
             "grader": grader,
             "grade": grade,
+            "grade_class": grade_class(grade),
             "source_id": ref.source,
             "edition_id": ref.edition,
             "source_key": ref.key,

@@ -137,7 +137,8 @@ CREATE TABLE hadith_source_record (             -- every source record a hadith 
 CREATE TABLE hadith_grade (
     hadith_id    integer NOT NULL REFERENCES hadith,
     grader       text NOT NULL,                 -- the scholar who graded (the provenance of the grade)
-    grade        text NOT NULL,
+    grade        text NOT NULL,                 -- as the source words it
+    grade_class  text NOT NULL,                 -- its class by the table of ingest/grades.py
     source_id    text NOT NULL REFERENCES source,
     edition_id   text REFERENCES edition,
     source_key   text,

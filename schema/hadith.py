@@ -9,6 +9,7 @@ from schema.info import Info
 
 if TYPE_CHECKING:
     from schema.chain import HadithChains
+    from schema.grade import GradeList
 
 
 @strawberry.type(description="A collection of hadith (Sahih al-Bukhari, Sahih Muslim ...).")
@@ -62,3 +63,16 @@ class Hadith:
         from resolvers.get_hadith_chains import chains_of_hadith
 
         return await chains_of_hadith(info, self.hadith_id, limit)
+
+    @strawberry.field(
+        description="The grades that its sources attribute to graders, by source then grader: attributions, "
+        "not verdicts of this API (navigation, beyond the contract)."
+    )
+    async def grades(
+        self,
+        info: Info,
+        limit: Annotated[int | None, strawberry.argument(description="How many grades at most (5, max 20).")] = None,
+    ) -> Annotated["GradeList", strawberry.lazy("schema.grade")]:
+        from resolvers.hadith_grades import grades_of_hadith
+
+        return await grades_of_hadith(info, self.hadith_id, limit)

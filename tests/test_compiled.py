@@ -63,6 +63,12 @@ FREE_DOCUMENTS: dict[str, tuple[str, str]] = {
           chain_observations { hadith { hadith_id collection { code } } } } }""",
         "SELECT teacher_id AS a, student_id AS b FROM transmission_relation ORDER BY relation_id LIMIT 30",
     ),
+    "hadith grades, from the root and from search hits": (
+        """query grades($id: Int!, $n: Int) { get_hadith(hadith_id: $id) { grades(limit: $n) { items { grader grade
+          grade_class evidence_status provenance { source_id source_key edition_id citation } } truncated } }
+          search_hadith(query: "حدثنا", limit: 3) { results { hadith { g: grades { items { grade_class } } } } } }""",
+        "SELECT hadith_id AS id, 1 + hadith_id % 5 AS n FROM hadith_grade GROUP BY hadith_id ORDER BY 1 LIMIT 40",
+    ),
     "narrator hadiths to their chains": (
         """query occ($id: Int!) { get_narrator_hadiths(narrator_id: $id, limit: 3) { items { hadith {
           hadith_id chains(limit: 1) { chains { nodes { narrator { narrator_id } } } } } } } }""",

@@ -130,6 +130,28 @@ class PassageRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class GradeRecord:
+    """A grade of a hadith as its source record states it, with the class of its wording."""
+
+    grader: str
+    grade: str
+    grade_class: str
+    source_id: str
+    edition_id: str | None
+    source_key: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class HadithGradesRecord:
+    """A hadith's grades, with how its number was found: the crosswalk method and line that link the hadith to
+    the hadith-api records whose grades it takes."""
+
+    numbering_method: str | None
+    numbering: tuple[SourceKey, ...]
+    grades: "Page[GradeRecord]"
+
+
+@dataclass(frozen=True, slots=True)
 class NarratorRecord:
     narrator_id: int
     name_ar: str | None

@@ -3,11 +3,11 @@
 import asyncpg
 from rich.console import Console
 
-from ingest.audit import chains
+from ingest.audit import chains, grades
 from ingest.audit.section import Section
 from ingest.summary import render_table
 
-SECTIONS: tuple[Section, ...] = (*chains.SECTIONS,)
+SECTIONS: tuple[Section, ...] = (*chains.SECTIONS, *grades.SECTIONS)
 
 
 async def print_audit(url: str, schema: str, console: Console) -> None:
