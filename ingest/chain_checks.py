@@ -5,7 +5,8 @@ checks), and no chain observation drawn from it is either.
 
 - repeated_narrator: one narrator stands at two positions (a change of chain «ح» or a repeated strand read
   as one series: muslim:8a's dataset chain runs Kahmas -> Ibn Burayda -> Yahya b. Ya'mar twice).
-- order_against_text: the text names a node's narrator, but only out of the dataset's order.
+- order_against_text: the text names a node's narrator, but only out of the dataset's order (by a link
+  that stands for no other node).
 - narrator_missing: between two nodes placed on the text, of one strand, the text names someone the chain
   leaves out.
 - tahwil_flattened: two consecutive nodes stand in different strands of the text (either side of a «ح»).
@@ -76,10 +77,13 @@ def _positions(chain: ChainText, narrator: int) -> str:
 
 
 def _out_of_order(chain: ChainText, forms: NameForms) -> list[Check]:
+    """Nodes not confirmed whose narrator a link left to no other node names elsewhere in the text."""
+    taken = {reading.link for reading in chain.readings if reading.link is not None}
+    free = [link for index, link in enumerate(chain.links) if index not in taken]
     unplaced = [
         i + 1
         for i, (n, reading) in enumerate(zip(chain.narrators, chain.readings, strict=True))
-        if n is not None and reading.status != "confirmed" and any(forms.names(link.mention, n) for link in chain.links)
+        if n is not None and reading.status != "confirmed" and any(forms.names(link.mention, n) for link in free)
     ]
     if not unplaced:
         return []
