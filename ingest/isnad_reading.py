@@ -1,6 +1,6 @@
 """Reading a hadith's written isnad whole: every link it names, with the words the text gives the narrator.
 
-A link is a transmission term (حدثنا, أخبرنا, عن, أن, قال, سمعت ...) and the mention that follows it: the
+A link is a transmission term (حدثنا, أخبرنا, عن, أن, قال, سمعت, قرأت على, رأى ...) and the mention that follows it: the
 words from the name's start up to the next term, never cut at a comma, so that ism, nasab, kunya, nisba and
 laqab stay together («أبو خيثمة، زهير بن حرب»). A mention is a run of name words (words of the narrators'
 names, NameWords) opened by any word: it ends at the first word that is in no narrator's name («ابن عباس
@@ -23,7 +23,9 @@ from dataclasses import dataclass
 
 from ingest.isnad_parser import MENTION_ENDS, TAHWIL, is_term, normal
 
-READING_TERMS = frozenset({"قرات", "قري", "قرانا"})  # «قرأت على مالك»: the student read to the teacher
+# Ways of receiving that the terms of ingest.isnad_parser leave out: «قرأت على مالك» (the student read to the
+# teacher), «أنه رأى عثمان», «سأل سعيد بن جبير», «شهدت».
+READING_TERMS = frozenset({"قرات", "قري", "قرانا", "راي", "رايت", "سال", "سالت", "شهدت"})
 ON = "علي"  # «على», normalized
 REFERRING = frozenset({"بهذا", "بمثله", "مثله", "نحوه", "بنحوه", "بمعناه", "باسناده", "بمثل", "بنحو"})
 CONJOINED_RATIO = 5

@@ -9,7 +9,8 @@ compound's head being the same: «خيثمة» / «خثيمة», as the sources 
 «سمان», nor «أبو بكر» / «أبو بشر».
 
 What a mention says of the man is its first clause (up to a comma or a dash: what follows is another form
-of the name or a description, «عائشة، زوج النبي»; a comma inside a name, «أبي، سلمة», does not end it; a
+of the name or a description, «عائشة، زوج النبي», and it stops before «مولى», «زوج», «صاحب», «خادم»,
+which name another man, «حمران مولى عثمان»; a comma inside a name, «أبي، سلمة», does not end it; a
 relation that opens the mention, «عمه، واسع بن حبان», is followed by the name it stands for) and any gloss
 clause («- هو ابن أبي عبيدة -», «يعني ابن
 عيينة»), which the name must agree with too. The mention names the narrator when:
@@ -39,6 +40,7 @@ _CASE_FORMS = {"ابي": "ابو", "ابا": "ابو", "ذي": "ذو", "ذا": "
 _HEADS = frozenset({"عبد", "ابو", "ام", "ذو"})
 _SKIPPED = frozenset({"بن", "بنت", "يعني", "هو", "وهو"})
 _GLOSSES = frozenset({"هو", "وهو", "يعني"})
+_DESCRIPTIONS = frozenset({"مولي", "زوج", "صاحب", "خادم"})  # «حمران مولى عثمان», «عائشة زوج النبي»
 _RUNS_ON = frozenset({"ابو", "بن", "عبد", "ام", "ذو"})  # a clause ending on one of these is cut mid-name
 _ARTICLE = "ال"
 _GOD = "الله"
@@ -85,12 +87,18 @@ def _nisbas(text: str) -> set[str]:
     }
 
 
+def _before_description(words: list[str]) -> list[str]:
+    """The words before «مولى», «زوج», «صاحب», «خادم»: what follows names another man."""
+    cut = next((i for i, word in enumerate(words) if i and word in _DESCRIPTIONS), len(words))
+    return words[:cut]
+
+
 def _clauses(mention: str) -> list[str]:
     """The mention's clauses, each a list of normalized words; a clause that ends on «أبي», «ابن» or «عبد», or
     a clause that is a relation alone («عمه، واسع بن حبان»), runs on into the next one."""
     clauses: list[list[str]] = []
     for clause in _CLAUSE_END.split(mention):
-        words = normalize(clause).split()
+        words = _before_description(normalize(clause).split())
         if not words:
             continue
         if clauses and (_CASE_FORMS.get(clauses[-1][-1], clauses[-1][-1]) in _RUNS_ON or words[0] in _SKIPPED):
