@@ -383,7 +383,8 @@ CREATE TABLE commentary_passage (
     text                 text NOT NULL,
     page                 text,
     alignment_status     text NOT NULL,         -- 'lemma_verified', 'number_only', 'unresolved_number'
-    alignment_confidence double precision,
+    alignment_confidence double precision,      -- a verified passage's: 1 - the share of the collection's hadith
+                                                -- whose Arabic holds its quotation (ingest/commentary.py)
     validation_status    text NOT NULL CHECK (validation_status IN ('VALIDATED', 'UNVALIDATED')),
     publication_status   text NOT NULL CHECK (publication_status IN ('PUBLISHED', 'UNPUBLISHED')),
     source_key           text NOT NULL
