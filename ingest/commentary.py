@@ -2,11 +2,13 @@
 
 Each passage is tied to the hadith that its marker numbers, then checked: the passage's first two words (its
 lemma, the words of the hadith it starts from) must occur together in the hadith's Arabic. Only a checked passage
-is VALIDATED, and only a VALIDATED passage of a work whose numbering matches ours is PUBLISHED.
+is VALIDATED, and only a VALIDATED passage of a work whose numbering matches ours is PUBLISHED. A checked passage's
+confidence is how rare its quotation of the hadith is among the hadith of the collection: the longest run of its first
+words (up to MAX_QUOTE) that the hadith holds, which few hadith hold when it names its hadith well.
 """
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +21,9 @@ from ingest.context import ImportContext, Row
 # random hadith of the same collection.
 LEMMA_WORDS = 2
 LEADING_DIGITS = re.compile(r"\d+")
+# The longest opening quotation the confidence measures: a commentator quotes a few words; Ibn Daqiq al-'Id
+# quotes the whole hadith, whose first eight words are already held by it alone.
+MAX_QUOTE = 8
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,42 @@ def lemma(text: str) -> str | None:
     return " ".join(words) if len(words) == LEMMA_WORDS else None
 
 
+class QuoteRarity:
+    """How many hadith of a collection hold a phrase: its words index the hadith that may hold it."""
+
+    def __init__(self, hadith_rows: list[Row], collections: set[int]) -> None:
+        self.texts: dict[int, str] = {}
+        self.holding: dict[int, dict[str, set[int]]] = defaultdict(lambda: defaultdict(set))
+        self.sizes: Counter[int] = Counter()
+        for row in hadith_rows:
+            text = row["text_ar_normalized"]
+            if text and row["collection_id"] in collections:
+                self.texts[row["hadith_id"]] = f" {text} "
+                self.sizes[row["collection_id"]] += 1
+                for word in text.split():
+                    self.holding[row["collection_id"]][word].add(row["hadith_id"])
+
+    def confidence(self, collection: int, phrase: str) -> float:
+        """1 - the share of the collection's hadith whose Arabic holds the phrase (the chance that a hadith
+        drawn at random would not hold the passage's quotation), rounded down to 3 decimals: the hadith
+        itself holds it, so it never reaches 1."""
+        candidates = sorted((self.holding[collection].get(word, set()) for word in phrase.split()), key=len)
+        holders = sum(1 for hadith in candidates[0] if f" {phrase} " in self.texts[hadith])
+        size = self.sizes[collection]
+        return 1000 * (size - holders) // size / 1000
+
+
+def quotation(text: str, hadith: Row) -> str | None:
+    """The longest run of the passage's first words (LEMMA_WORDS to MAX_QUOTE) that the hadith's Arabic holds."""
+    words, held = tokens(text)[:MAX_QUOTE], None
+    for length in range(LEMMA_WORDS, len(words) + 1):
+        phrase = " ".join(words[:length])
+        if not _contains(hadith, phrase):
+            break
+        held = phrase
+    return held
+
+
 def _contains(hadith: Row, phrase: str) -> bool:
     return f" {phrase} " in f" {hadith['text_ar_normalized'] or ''} "
 
@@ -103,12 +144,13 @@ def _resolve(candidates: list[Row], phrase: str | None) -> tuple[Row | None, str
 
 
 class _Passages:
-    """The passages of one work, resolved; the confidence is known once the whole work is read."""
+    """The passages of one work, resolved, each verified one with the confidence of its own lemma."""
 
-    def __init__(self, ctx: ImportContext, work: Work, hadith: dict[tuple[int, int], list[Row]]) -> None:
-        self.ctx, self.work, self.hadith = ctx, work, hadith
+    def __init__(
+        self, ctx: ImportContext, work: Work, hadith: dict[tuple[int, int], list[Row]], rarity: QuoteRarity
+    ) -> None:
+        self.ctx, self.work, self.hadith, self.rarity = ctx, work, hadith, rarity
         self.collection = ids.COLLECTIONS[work.collection]
-        self.rows: list[Row] = []
 
     def read(self) -> None:
         for line, obj in self.ctx.jsonl(self.work.path, "commentary passages", self.work.source_id, derived=True):
@@ -121,8 +163,10 @@ class _Passages:
     def _add(self, line: int, obj: dict[str, Any], text: str, number: int) -> None:
         target, status = _resolve(self.hadith.get((self.collection, number), []), lemma(text))
         validated = status == "lemma_verified"
+        quoted = quotation(text, target) if target and validated else None
         marker = obj.get("marker_no")
-        self.rows.append(
+        self.ctx.add(
+            "commentary_passage",
             {
                 "passage_id": ids.passage_id(self.work.number, line),
                 "source_id": self.work.source_id,
@@ -135,28 +179,16 @@ class _Passages:
                 "text": text,
                 "page": obj.get("page_start") or None,
                 "alignment_status": status,
-                "alignment_confidence": None,
+                "alignment_confidence": self.rarity.confidence(self.collection, quoted) if quoted else None,
                 "validation_status": "VALIDATED" if validated else "UNVALIDATED",
                 "publication_status": "PUBLISHED" if validated and self.work.publishable else "UNPUBLISHED",
                 "source_key": f"{self.work.path}#{line}",
-            }
+            },
         )
-
-    def write(self) -> None:
-        """A verified passage's confidence is the work's measured rate: the share of its resolved
-        passages whose lemma is found in the hadith of their number."""
-        resolved = [r for r in self.rows if r["hadith_id"] is not None]
-        verified = [r for r in resolved if r["alignment_status"] == "lemma_verified"]
-        rate = round(len(verified) / len(resolved), 3) if resolved else None
-        for row in self.rows:
-            if row["alignment_status"] == "lemma_verified":
-                row["alignment_confidence"] = rate
-            self.ctx.add("commentary_passage", row)
 
 
 def build(ctx: ImportContext) -> None:
     hadith = _hadith_by_number(ctx.tables["hadith"])
+    rarity = QuoteRarity(ctx.tables["hadith"], {ids.COLLECTIONS[work.collection] for work in WORKS})
     for work in WORKS:
-        passages = _Passages(ctx, work, hadith)
-        passages.read()
-        passages.write()
+        _Passages(ctx, work, hadith, rarity).read()

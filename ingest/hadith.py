@@ -2,8 +2,10 @@
 and hadith_grade.
 
 The seven collections take one hadith row per hadith-json record (sunnah.com Arabic with isnad, and
-English). The crosswalk to the hadith-api numbers gives the canonical number, and through it the
-hadith-api French and grades. The LK corpus, joined by Arabic text containment, gives the bab, its
+English). The crosswalk to the hadith-api numbers proposes the canonical number; where the numbered
+record's kitab and Arabic agree (ingest/numbering.py), the number is kept, and through it the hadith-api
+French and grades; a refused number is recorded with its reason, and the hadith keeps its in-book
+reference. The LK corpus, joined by Arabic text containment, gives the bab, its
 own grade annotation, and the length of its matn (isnad and matn split), which the search's scores
 measure a hadith by. The three forties come from the hadith-api editions, with the hadith-json
 English where its record of the same number has the same Arabic.
@@ -14,8 +16,8 @@ from dataclasses import dataclass
 from string import ascii_lowercase, whitespace
 from typing import Any
 
-from app.arabic import normalize, tokens
-from ingest import ids
+from app.arabic import normalize
+from ingest import ids, numbering
 from ingest.context import ImportContext, Row
 from ingest.grades import grade_class
 
@@ -38,9 +40,17 @@ API_SECTIONS = "hadith/hadith_api_sqlite_export/{}.sections.json"
 NUMBERS = "hadith/crosswalks/hadith_json_to_fawaz_numbers.csv.gz"
 LK_LINKS = "hadith/crosswalks/lk_to_hadith_json.csv.gz"
 LK_CORPUS = "hadith/lk_hadith_corpus/{}.csv.gz"
+FAWAZ_ARABIC = "hadith/fawaz_hadith_csv/{}.csv.gz"
+# The older fawaz Arabic editions, read where hadith-api lacks a number (Ibn Majah's section 0).
+FAWAZ_EDITIONS = {
+    "abudawud": "ara-abudawud1",
+    "ibnmajah": "ara-ibnmajah",
+    "malik": "ara-malik",
+    "nasai": "ara-nasai1",
+    "tirmidhi": "ara-tirmidhi1",
+}
 
 LK_MATCH = 0.7  # Arabic token containment that the data README counts as a match
-SAME_TEXT = 0.8  # containment above which two Arabic texts are the same hadith (data README 4.1)
 SUB_KITAB_STEP = 100  # kitab 'N.P' (Nasa'i 35.2) is numbered N + 100 x (P - 1) in its book id
 LK_GRADER = "LK corpus annotation"
 TRIMMED = whitespace + "\u200f"  # LK titles end in right-to-left marks
@@ -72,6 +82,7 @@ class Numbering:
     api_number: str | None
     canonical: str | None
     method: str
+    kitab: str | None  # the kitab of the numbered record's in-book reference; None where it has none (0/0)
 
 
 @dataclass(frozen=True)
@@ -160,9 +171,8 @@ def _text(raw: Any) -> str | None:
 
 def _same_text(a: str, b: str) -> bool:
     """Token containment of the shorter normalized text in the longer one (data README)."""
-    first, second = set(tokens(a)), set(tokens(b))
-    shorter = min(len(first), len(second))
-    return shorter > 0 and len(first & second) / shorter >= SAME_TEXT
+    share = numbering.containment(a, b)
+    return share is not None and share >= numbering.SAME_TEXT
 
 
 def _majority(votes: Counter[Any]) -> Any:
@@ -221,11 +231,13 @@ def _read_numbers(ctx: ImportContext) -> dict[str, dict[int, Numbering]]:
             muslim = row["collection"] == "muslim"
             canonical = muslim_number(row["fawaz_arabicnumber"]) if muslim else api_number
             seq = int(row["hj_seq_in_collection"])
+            placed = (number_key(row["fawaz_ref_book"]), number_key(row["fawaz_ref_hadith"])) != ("0", "0")
         except ValueError as exc:
             ctx.skip(NUMBERS, line, f"unreadable number ({exc})")
             continue
         ref = Ref("crosswalks", None, f"{NUMBERS.rsplit('/', 1)[-1]}:{line}")
-        numbers[row["collection"]][seq] = Numbering(ref, api_number, canonical, row["method"])
+        kitab = number_key(row["fawaz_ref_book"]) if placed else None
+        numbers[row["collection"]][seq] = Numbering(ref, api_number, canonical, row["method"], kitab)
     return numbers
 
 
@@ -296,6 +308,24 @@ def _read_api(ctx: ImportContext, edition: str, purpose: str) -> dict[str, ApiRe
         section = (_text(obj.get("section_name")), _text(obj.get("section_name_native")))
         records[number] = ApiRecord(ref, _text(obj.get("text")), section, grades)
     return records
+
+
+def _read_fawaz_arabic(ctx: ImportContext, code: str) -> dict[str, str]:
+    """The older fawaz Arabic of a collection, by hadithnumber; empty for a collection that has none."""
+    if code not in FAWAZ_EDITIONS:
+        return {}
+    path = FAWAZ_ARABIC.format(FAWAZ_EDITIONS[code])
+    texts: dict[str, str] = {}
+    for line, row in ctx.csv(path, "Arabic that checks a crosswalk number hadith-api lacks", "fawaz-hadith"):
+        try:
+            number = number_key(row["hadithnumber"])
+        except ValueError as exc:
+            ctx.skip(path, line, f"unreadable hadithnumber ({exc})")
+            continue
+        text = _text(row["text"])
+        if number is not None and text is not None:
+            texts[number] = text
+    return texts
 
 
 def _parse_hadith_json(code: str, obj: dict[str, Any]) -> HadithJson:
@@ -376,7 +406,8 @@ class _Collection:
         lk_links: dict[tuple[str, int], LkLink],
     ) -> None:
         self.ctx, self.code, self.numbers, self.lk_links = ctx, code, numbers, lk_links
-        self.arabic = _read_api(ctx, f"ara-{code}", "grades (and Arabic where hadith-json has none)")
+        self.arabic = _read_api(ctx, f"ara-{code}", "grades, and the Arabic that checks a crosswalk number")
+        self.fawaz_arabic = _read_fawaz_arabic(ctx, code)
         self.french = {} if code in NO_FRENCH else _read_api(ctx, f"fra-{code}", "French text")
         wanted = {link.lk_row for link in lk_links.values()}
         self.lk = _read_lk(ctx, code, wanted) if code in LK_BOOKS else {}
@@ -388,31 +419,44 @@ class _Collection:
 
     def build(self) -> None:
         path = HADITH_JSON.format(self.code)
+        records: list[HadithJson] = []
         for line, obj in self.ctx.jsonl(path, "hadith Arabic and English, kitabs", "hadith-json"):
             try:
-                record = _parse_hadith_json(self.code, obj)
+                records.append(_parse_hadith_json(self.code, obj))
             except (KeyError, TypeError, ValueError) as exc:
                 self.ctx.skip(path, line, f"not a usable hadith record ({exc!r})")
-                continue
-            self._add_hadith(record)
+        verdicts = numbering.judge([claim for record in records if (claim := self._claim(record))])
+        for record in records:
+            self._add_hadith(record, verdicts.get(record.seq))
         self._add_books()
         self._add_chapters()
         for row in self.rows:
             self.ctx.add("hadith", row)
 
-    def _add_hadith(self, record: HadithJson) -> None:
+    def _claim(self, record: HadithJson) -> numbering.Claim | None:
+        """The hadith's claim on its crosswalk number, beside the numbered record's kitab and Arabic."""
+        line = self.numbers.get(record.seq)
+        if line is None or line.api_number is None:
+            return None
+        api = self.arabic.get(line.api_number)
+        numbered = api.text if api and api.text else self.fawaz_arabic.get(line.api_number)
+        return numbering.Claim(record.seq, line.api_number, record.kitab, line.kitab, record.arabic, numbered)
+
+    def _add_hadith(self, record: HadithJson, verdict: numbering.Verdict | None) -> None:
         hadith = ids.hadith_id(self.code, record.seq)
         book = ids.book_id(self.code, _kitab_id_number(record.kitab))
         self.kitabs.setdefault(record.kitab, record)
-        numbering = self.numbers.get(record.seq)
-        api_number = numbering.api_number if numbering else None
+        line = self.numbers.get(record.seq)
+        kept = line if line and verdict and verdict.refusal is None else None
+        api_number = kept.api_number if kept else None
         french = self.french.get(api_number or "")
         if french:
             self.french_sections[record.kitab][french.section] += 1
-        arabic = self._arabic(hadith, record, api_number)
-        canonical = numbering.canonical if numbering else None
+        if record.arabic:
+            _record(self.ctx, hadith, "text_ar", record.ref)
+        canonical = kept.canonical if kept else None
         in_book = f"{record.kitab_key}/{record.id_in_book}"
-        self._sources(hadith, record, numbering, french)
+        self._sources(hadith, record, line, verdict, french)
         self._grades(hadith, api_number)
         row: Row = {
             "hadith_id": hadith,
@@ -423,12 +467,14 @@ class _Collection:
             "canonical_reference": f"{self.code}:{canonical}" if canonical else f"{self.code}/{in_book}",
             "in_book_reference": in_book,
             "seq_in_collection": record.seq,
-            "text_ar": arabic,
-            "text_ar_normalized": normalize(arabic) if arabic else None,
+            "text_ar": record.arabic,
+            "text_ar_normalized": normalize(record.arabic) if record.arabic else None,
             "text_fr": french.text if french else None,
             "text_fr_edition_id": f"fra-{self.code}" if french and french.text else None,
             "text_en": record.english,
-            "numbering_method": numbering.method if numbering else None,
+            "numbering_method": kept.method if kept else None,
+            "refused_number": line.api_number if line and verdict and verdict.refusal else None,
+            "numbering_refusal": verdict.refusal if verdict else None,
             "source_id": "hadith-json",
             "edition_id": record.ref.edition,
             "source_key": record.ref.key,
@@ -436,22 +482,20 @@ class _Collection:
         self._lk_row(row, record)
         self.rows.append(row)
 
-    def _arabic(self, hadith: int, record: HadithJson, api_number: str | None) -> str | None:
-        """hadith-json's Arabic; where it is empty, the hadith-api Arabic of the same number."""
-        if record.arabic:
-            _record(self.ctx, hadith, "text_ar", record.ref)
-            return record.arabic
-        fallback = self.arabic.get(api_number or "")
-        if fallback is None or fallback.text is None:
-            return None
-        _record(self.ctx, hadith, "text_ar", fallback.ref)
-        return fallback.text
-
-    def _sources(self, hadith: int, record: HadithJson, numbering: Numbering | None, french: ApiRecord | None) -> None:
+    def _sources(
+        self,
+        hadith: int,
+        record: HadithJson,
+        line: Numbering | None,
+        verdict: numbering.Verdict | None,
+        french: ApiRecord | None,
+    ) -> None:
+        """The records of the hadith's English, French and number; a refused number's crosswalk line is
+        kept as the record of what was refused."""
         if record.english:
             _record(self.ctx, hadith, "text_en", record.ref)
-        if numbering and numbering.api_number:
-            _record(self.ctx, hadith, "numbering", numbering.ref)
+        if line and verdict:
+            _record(self.ctx, hadith, "numbering_refused" if verdict.refusal else "numbering", line.ref)
         if french and french.text:
             _record(self.ctx, hadith, "text_fr", french.ref)
 

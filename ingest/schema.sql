@@ -96,8 +96,8 @@ CREATE TABLE hadith (
     collection_id        integer NOT NULL REFERENCES collection,
     book_id              integer REFERENCES book,
     chapter_id           integer REFERENCES chapter,
-    canonical_number     text,                  -- '1', '8a', '402.2'; null when no source numbers it
-    canonical_reference  text NOT NULL,         -- 'bukhari:1', 'muslim:8a'; in-book 'bukhari/51/56' when unnumbered
+    canonical_number     text,                  -- '1', '8a', '402.2'; null when no number is verified (ingest/numbering.py)
+    canonical_reference  text NOT NULL UNIQUE,  -- 'bukhari:1', 'muslim:8a'; in-book 'bukhari/51/56' when unnumbered
     in_book_reference    text,                  -- '<kitab>/<index in kitab>' of the Arabic source
     seq_in_collection    integer NOT NULL,
     text_ar              text,                  -- with isnad and diacritics
@@ -112,12 +112,15 @@ CREATE TABLE hadith (
     text_fr_edition_id   text REFERENCES edition,
     text_en              text,
     numbering_method     text,                  -- how the canonical number was obtained (crosswalk method)
+    refused_number       text,                  -- the crosswalk's hadith-api number, where it was refused
+    numbering_refusal    text CHECK (numbering_refusal IN
+                             ('no_kitab_to_compare', 'kitab_differs', 'arabic_differs', 'no_arabic_to_compare',
+                              'number_taken')),
     source_id            text NOT NULL REFERENCES source,
     edition_id           text REFERENCES edition,
     source_key           text NOT NULL
 );
 CREATE INDEX hadith_collection_idx ON hadith (collection_id, seq_in_collection);
-CREATE INDEX hadith_reference_idx ON hadith (canonical_reference);
 CREATE INDEX hadith_number_idx ON hadith (collection_id, canonical_number);
 CREATE INDEX hadith_book_idx ON hadith (book_id);
 CREATE INDEX hadith_text_ar_trgm_idx ON hadith USING gin (text_ar_normalized gin_trgm_ops);
@@ -127,7 +130,8 @@ CREATE INDEX hadith_text_fr_words_idx ON hadith USING gin (text_fr_words);
 
 CREATE TABLE hadith_source_record (             -- every source record a hadith row came from
     hadith_id    integer NOT NULL REFERENCES hadith,
-    role         text NOT NULL,                 -- 'text_ar', 'text_fr', 'numbering', 'chapter', 'grades', 'isnad'
+    role         text NOT NULL,                 -- 'text_ar', 'text_fr', 'numbering', 'numbering_refused', 'chapter',
+                                                -- 'grades', 'isnad'
     source_id    text NOT NULL REFERENCES source,
     edition_id   text REFERENCES edition,
     source_key   text NOT NULL,
@@ -391,7 +395,8 @@ CREATE TABLE commentary_passage (
     text                 text NOT NULL,
     page                 text,
     alignment_status     text NOT NULL,         -- 'lemma_verified', 'number_only', 'unresolved_number'
-    alignment_confidence double precision,
+    alignment_confidence double precision,      -- a verified passage's: 1 - the share of the collection's hadith
+                                                -- whose Arabic holds its quotation (ingest/commentary.py)
     validation_status    text NOT NULL CHECK (validation_status IN ('VALIDATED', 'UNVALIDATED')),
     publication_status   text NOT NULL CHECK (publication_status IN ('PUBLISHED', 'UNPUBLISHED')),
     source_key           text NOT NULL

@@ -31,7 +31,8 @@ class CommentaryPassage:
         description="lemma_verified: the passage's opening words were found in the hadith's text."
     )
     alignment_confidence: float | None = strawberry.field(
-        description="The measured precision of that alignment for this work."
+        description="This passage's own evidence: 1 - the share of the collection's hadith whose Arabic holds its"
+        " quotation (the longest run of its first words that its hadith holds); null when not verified."
     )
     evidence_status: EvidenceStatus = strawberry.field(
         description="fact when the alignment is verified against the text; else inference."
