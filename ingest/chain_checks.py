@@ -8,7 +8,7 @@ checks), and no chain observation drawn from it is either.
 - order_against_text: the text names a node's narrator, but only out of the dataset's order (by a link
   that stands for no other node).
 - narrator_missing: between two nodes placed on the text, of one strand, the text names someone the chain
-  leaves out.
+  leaves out (a mention that names none of the chain's narrators, not even by its first word).
 - tahwil_flattened: two consecutive nodes stand in different strands of the text (either side of a «ح»).
 - co_narrators_flattened: two consecutive nodes are co-narrators under one term («حدثنا قتيبة وابن رمح»):
   parallel in the text, a series in the dataset.
@@ -111,19 +111,22 @@ def _seams(chain: ChainText, forms: NameForms) -> list[Check]:
         elif upper.conjoined and all(link.conjoined for link in between):
             reason = f"positions {position} and {position + 1} are co-narrators under one term in the text"
             checks.append(Check("co_narrators_flattened", reason))
-        elif skipped := _others_named(chain, forms, position, between):
+        elif skipped := _others_named(chain, forms, between):
             reason = f"between positions {position} and {position + 1} the text also names «{'» «'.join(skipped)}»"
             checks.append(Check("narrator_missing", reason))
     return checks
 
 
-def _others_named(chain: ChainText, forms: NameForms, position: int, between: Sequence[Link]) -> list[str]:
-    """The mentions of `between` that name a man, not a co-narrator, nor either node beside them."""
-    beside = [n for n in chain.narrators[position - 1 : position + 1] if n is not None]
+def _others_named(chain: ChainText, forms: NameForms, between: Sequence[Link]) -> list[str]:
+    """The mentions of `between` that name a man: not a co-narrator, and none of the chain's narrators, not even
+    by its first word (a wording note, «قال مسدد سعيد بن أبي سعيد», names one of them again)."""
+    known = {n for n in chain.narrators if n is not None}
     return [
         link.mention
         for link in between
-        if not link.conjoined and forms.is_name(link.mention) and not any(forms.names(link.mention, n) for n in beside)
+        if not link.conjoined
+        and forms.is_name(link.mention)
+        and not any(forms.names(link.mention, n) or forms.names(link.mention.split()[0], n) for n in known)
     ]
 
 
