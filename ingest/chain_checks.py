@@ -8,7 +8,9 @@ checks), and no chain observation drawn from it is either.
 - order_against_text: the text names a node's narrator, but only out of the dataset's order (by a link
   that stands for no other node).
 - narrator_missing: between two nodes placed on the text, of one strand, the text names someone the chain
-  leaves out (a mention that names none of the chain's narrators, not even by its first word).
+  leaves out (a mention that names none of the chain's narrators, not even by its first word); or right
+  above the chain's last node, under a term of narration (حدثنا, أخبرنا, عن, سمعت ..., not قال or أن), it
+  names such a man, not the Prophet: the chain stops short.
 - tahwil_flattened: two consecutive nodes stand in different strands of the text (either side of a «ح»).
 - co_narrators_flattened: two consecutive nodes are co-narrators under one term («حدثنا قتيبة وابن رمح»):
   parallel in the text, a series in the dataset.
@@ -27,12 +29,14 @@ from itertools import pairwise
 
 from app.arabic import normalize
 from ingest.chain_reading import NodeReading
+from ingest.isnad_parser import CONJUNCTIONS, TERMS
 from ingest.isnad_reading import Link
 from ingest.narrator_names import NameForms
 
 PROPHET = 1
 COMPANION_GENERATION = 1
 MAX_YEARS_APART = 110  # hearing at birth and living 110 years more: beyond it the two did not meet
+_SAYING = frozenset({"قال", "قالت", "قالا", "قالوا", "ان"})  # terms that open the report as often as a link
 _NAMES_PROPHET = re.compile("رسول الله|النبي")  # in the normalized text
 
 
@@ -77,13 +81,14 @@ def _positions(chain: ChainText, narrator: int) -> str:
 
 
 def _out_of_order(chain: ChainText, forms: NameForms) -> list[Check]:
-    """Nodes not confirmed whose narrator a link left to no other node names elsewhere in the text."""
+    """Nodes the text does not bear out at their place, whose narrator a link left to no other node names
+    elsewhere in the text."""
     taken = {reading.link for reading in chain.readings if reading.link is not None}
     free = [link for index, link in enumerate(chain.links) if index not in taken]
     unplaced = [
         i + 1
         for i, (n, reading) in enumerate(zip(chain.narrators, chain.readings, strict=True))
-        if n is not None and reading.status != "confirmed" and any(forms.names(link.mention, n) for link in free)
+        if n is not None and not reading.placed and any(forms.names(link.mention, n) for link in free)
     ]
     if not unplaced:
         return []
@@ -130,6 +135,27 @@ def _others_named(chain: ChainText, forms: NameForms, between: Sequence[Link]) -
     ]
 
 
+def _above_top(chain: ChainText, forms: NameForms) -> list[Check]:
+    """The link right after the chain's last node, in its strand, under a term of narration (not «قال», «أن»),
+    that names a man of no node of the chain, nor the Prophet: the chain stops short of a narrator the text
+    names («عن الأوزاعي بهذا الإسناد» after a chain that ends below al-Awza'i)."""
+    top = chain.readings[-1].link if chain.readings else None
+    if top is None or top + 1 >= len(chain.links):
+        return []
+    link = chain.links[top + 1]
+    if link.strand != chain.links[top].strand or link.conjoined or not _narrates(link.term):
+        return []
+    if _NAMES_PROPHET.search(normalize(link.mention)) or not _others_named(chain, forms, [link]):
+        return []
+    return [Check("narrator_missing", f"above position {len(chain.readings)} the text also names «{link.mention}»")]
+
+
+def _narrates(term: str) -> bool:
+    word = normalize(term)
+    base = word[1:] if word[:1] in CONJUNCTIONS and word[1:] in TERMS else word
+    return base in TERMS and base not in _SAYING
+
+
 def _top(chain: ChainText, lives: Mapping[int, Life]) -> list[Check]:
     known = [n for n in chain.narrators if n is not None]
     below = [n for n in known if n != PROPHET]
@@ -171,6 +197,7 @@ def failed_checks(chain: ChainText, forms: NameForms, lives: Mapping[int, Life])
         *_repeated(chain),
         *_out_of_order(chain, forms),
         *_seams(chain, forms),
+        *_above_top(chain, forms),
         *_top(chain, lives),
         *_meetings(chain, lives),
     ]

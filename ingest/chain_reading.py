@@ -1,9 +1,10 @@
 """A dataset chain read against the written isnad of its hadith: which link of the text stands for each node.
 
 The dataset gives each chain as ordered narrator ids; the text gives links (ingest.isnad_reading). A node
-is placed on a link whose mention names its narrator (ingest.narrator_names), the nodes in order and the
-links in order, as many of them as can be (a longest common subsequence: the dataset's order is kept, a
-node named only out of that order stays unplaced). Between two placed nodes, or above the last, the nodes
+is placed on a link whose mention names its narrator (ingest.narrator_names) or is a relation («أبيه») that
+the narrator before it bears out, the nodes in order and the links in order, as many of them as can be
+(a longest common subsequence, each node on the earliest link that keeps it longest: the dataset's order
+is kept, a node named only out of that order stays unplaced). Between two placed nodes, or above the last, the nodes
 left unplaced are paired in order with the links left between, when there are exactly as many of each
 (above the last placed node, only relational mentions are taken: what follows there may be the matn).
 
@@ -45,11 +46,27 @@ class NodeReading:
     def narrator_shown(self) -> bool:
         return self.status != "unresolved"
 
+    @property
+    def placed(self) -> bool:
+        """Whether the text bears the node out at its place (its name, or a relation the chain confirms)."""
+        return (self.status, self.method) in (CONFIRMED, RELATIONAL)
+
+
+def _stands_for(forms: NameForms, narrators: Sequence[int | None], index: int, link: Link) -> bool:
+    """Whether the link names the node's narrator, or is a relation that the narrator before it bears out."""
+    narrator, previous = narrators[index], narrators[index - 1] if index else None
+    if narrator is None:
+        return False
+    if forms.names(link.mention, narrator):
+        return True
+    return previous is not None and forms.relation_holds(link.mention, previous, narrator)
+
 
 def _placements(narrators: Sequence[int | None], links: Sequence[Link], forms: NameForms) -> list[int | None]:
-    """For each node, the link that names its narrator in a longest order-keeping alignment, or None."""
+    """For each node, the link that stands for it in a longest order-keeping alignment (the earliest such
+    link), or None."""
     n, m = len(narrators), len(links)
-    named = [[x is not None and forms.names(link.mention, x) for link in links] for x in narrators]
+    named = [[_stands_for(forms, narrators, i, link) for link in links] for i in range(n)]
     best = [[0] * (m + 1) for _ in range(n + 1)]
     for i in range(n - 1, -1, -1):
         for j in range(m - 1, -1, -1):
@@ -101,16 +118,16 @@ def read_chain(narrators: Sequence[int | None], links: Sequence[Link], forms: Na
     placed = _placements(narrators, links, forms)
     paired = _pair_gaps(placed, links)
     readings = []
-    for index, (narrator, named_at, link) in enumerate(zip(narrators, placed, paired, strict=True)):
+    for index, (narrator, link) in enumerate(zip(narrators, paired, strict=True)):
         if narrator is None:
             status = NOT_IN_INDEX
-        elif named_at is not None:
-            status = CONFIRMED
         elif link is None:
             status = NOT_IN_TEXT
+        elif forms.names(links[link].mention, narrator):
+            status = CONFIRMED
+        elif placed[index] is not None:
+            status = RELATIONAL
         else:
-            previous = narrators[index - 1] if index else None
-            holds = previous is not None and forms.relation_holds(links[link].mention, previous, narrator)
-            status = RELATIONAL if holds else NOT_HIS_NAME
+            status = NOT_HIS_NAME
         readings.append(NodeReading(link, *status))
     return readings
