@@ -59,7 +59,8 @@ class Life:
 
 @dataclass(frozen=True)
 class ChainText:
-    """A dataset chain with its reading: its narrator ids, its positions, and the text's links."""
+    """A dataset chain read against its text: its narrator ids (None: not in the index), each node's reading, the
+    text's links, and the text."""
 
     narrators: Sequence[int | None]
     readings: Sequence[NodeReading]
