@@ -15,8 +15,8 @@ notices are linked by the same key only for a narrator whose LINKED Taqrib notic
 and one such narrator -> LINKED, otherwise (up to five notices) AMBIGUOUS. No link carries a confidence:
 no precision was measured for any of these methods.
 
-From each LINKED Taqrib notice: Ibn Hajar's verdict and tabaqa as assertions, the headword as a name
-variant, and the narrator's grade_tier (ingest.narrators.GRADE_TIERS).
+From each LINKED Taqrib notice: Ibn Hajar's verdict read whole (ingest.verdicts) and his tabaqa as
+assertions, the headword as a name variant, and the narrator's grade_tier (ingest.narrators).
 
 AR-Sanad Lite narrators are bridged to dataset narrators through Taqrib: a Lite narrator and a dataset
 narrator linked (LINKED) to the same notice, when that notice has exactly one of each. For bridged
@@ -45,6 +45,8 @@ from ingest.narrators import (
     name_key,
     number_relations,
 )
+from ingest.sigla import LEADING_SIGLA
+from ingest.verdicts import read_verdict
 
 log = logging.getLogger(__name__)
 
@@ -89,42 +91,6 @@ SCHOLAR_OF_FIELD = {"ibn_hajar_verdict": IBN_HAJAR, "ibn_hajar_tabaqa": IBN_HAJA
 LITE_RANKS = (("ibn_hajar_verdict", "Ibnhajar_rank"), ("dhahabi_verdict", "zahabi_rank"))
 LITE_NONE = "-"
 
-# The book sigla that the Mughni edition prints before a name ("د ت ق", "ع /").
-_SIGLA = (
-    "خ",
-    "م",
-    "د",
-    "ت",
-    "س",
-    "ق",
-    "ع",
-    "4",
-    "بخ",
-    "خت",
-    "مد",
-    "عس",
-    "قد",
-    "فق",
-    "عخ",
-    "تم",
-    "ر",
-    "ل",
-    "كن",
-    "خد",
-    "كد",
-    "ص",
-    "سي",
-    "مق",
-    "عه",
-    "دق",
-    "دس",
-    "ز",
-    "ست",
-    "تس",
-    "ن",
-    "تق",
-)
-_LEADING_SIGLA = re.compile(r"^(?:\s*(?:" + "|".join(sorted(_SIGLA, key=len, reverse=True)) + r"|/)(?=\s))+")
 _HEADWORD_END = frozenset({"عن", "وعنه", "عنه"})
 _HEADWORD_TOKENS = range(2, 9)
 _CITY_SEPARATORS = re.compile("[،,:؛]")
@@ -156,7 +122,7 @@ class Library:
 
 def _name_line(text: str) -> str:
     """The first line of a notice after the sigla printed before the name."""
-    return _LEADING_SIGLA.sub("", text).strip().split("\n", 1)[0]
+    return LEADING_SIGLA.sub("", text).strip().split("\n", 1)[0]
 
 
 def _simple_headword(text: str) -> str | None:
@@ -172,7 +138,8 @@ def _page(milestone: Any) -> str | None:
 
 
 def _notice_row(work: Work, line: int, entry_id: str, entry: dict[str, Any]) -> Row:
-    tabaqa, name = entry.get("tabaqa"), entry.get("name_ar")
+    """A notice; for Taqrib, Ibn Hajar's verdict read whole (ingest.verdicts)."""
+    tabaqa, name, text = entry.get("tabaqa"), entry.get("name_ar"), entry["text"]
     return {
         "notice_id": notice_id(work.number, line),
         "entry_id": entry_id,
@@ -180,8 +147,8 @@ def _notice_row(work: Work, line: int, entry_id: str, entry: dict[str, Any]) -> 
         "entry_number": str(entry["entry_no"]),
         "page": _page(entry.get("page_start")),
         "headword": name if isinstance(name, str) and name.strip() else None,
-        "text": entry["text"],
-        "grade_term": entry.get("grade_term"),
+        "text": text,
+        "grade_term": read_verdict(text) if work == TAQRIB else None,
         "tabaqa": tabaqa if isinstance(tabaqa, int) else None,
     }
 

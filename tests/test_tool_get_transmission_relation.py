@@ -72,7 +72,7 @@ async def test_alqama_to_al_taymi_is_an_attested_relation_with_its_record(client
                 "normalized_status": "attested",
                 "evidence_status": "fact",
                 "provenance": [
-                    provenance(9227, "relation", "muslimscholars", source_key="all_rawis.csv#scholar_indx=11042")
+                    provenance(9238, "relation", "muslimscholars", source_key="all_rawis.csv#scholar_indx=11042")
                 ],
             }
         ],
