@@ -1,11 +1,15 @@
 """Rijal notices read whole, and linked only as the evidence allows, on the real subset."""
 
+from ingest.link_evidence import death_years, denied_words
 from ingest.run import ImportReport
 from tests.conftest import LIVE_SCHEMA
 from tests.dbquery import fetch
 
 LAYTH = 10957  # al-Layth b. Abi Sulaym, taqrib:5685
+IBN_UYAYNA = 20005  # taqrib:2451
 MALIK = 20001  # taqrib:6425
+UMAR_B_YUNUS = 20450  # 'Umar b. Yunus al-Yamami, taqrib:4984
+EVIDENCE = ("tabaqa", "companion", "death_year", "teacher_or_student", "sigla")
 
 
 def _verdict(url: str, narrator: int) -> tuple[str, str, str]:
@@ -30,6 +34,17 @@ def test_a_verdict_is_read_to_the_end_of_its_qualifier_and_the_tier_follows_it(
     assert _verdict(database_url, LAYTH) == ("صدوق اختلط جدا ولم يتميز حديثه فترك", "taqrib:5685", "matruk")
 
 
+def test_a_qualifier_that_ibn_hajar_keeps_inside_a_rank_leaves_the_tier(
+    imported: ImportReport, database_url: str
+) -> None:
+    assert _verdict(database_url, IBN_UYAYNA) == (
+        "ثقة حافظ فقيه إمام حجة إلا أنه تغير حفظه بأخرة وكان ربما دلس لكن عن الثقات من رؤوس الطبقة الثامنة"
+        " وكان أثبت الناس في عمرو ابن دينار",
+        "taqrib:2451",
+        "thiqa",
+    )
+
+
 def test_the_verdict_forms_of_the_leading_imams_are_read(imported: ImportReport, database_url: str) -> None:
     value, locator, tier = _verdict(database_url, MALIK)
     assert value.startswith("الفقيه إمام دار الهجرة رأس المتقنين وكبير المتثبتين")
@@ -44,3 +59,55 @@ def test_the_verdict_forms_of_the_leading_imams_are_read(imported: ImportReport,
 def test_a_notice_without_a_verdict_word_has_no_verdict(imported: ImportReport, database_url: str) -> None:
     # «داود ابن أبي الفرات هو ابن بكر نسب لجده تقدم»: a cross-reference, no verdict to read.
     assert _notice_verdict(database_url, "taqrib:1807") is None
+
+
+def test_a_notice_that_denies_an_identity_is_never_linked_to_it(imported: ImportReport, database_url: str) -> None:
+    links = fetch(
+        database_url,
+        LIVE_SCHEMA,
+        """SELECT r.entry_id, r.headword, l.status FROM narrator_notice_link l JOIN rijal_notice r USING (notice_id)
+            WHERE l.narrator_id = $1 ORDER BY r.entry_id""",
+        UMAR_B_YUNUS,
+    )
+    taqrib = [link for link in links if link["entry_id"].startswith("taqrib:")]
+    assert [(link["entry_id"], link["status"]) for link in taqrib] == [("taqrib:4984", "LINKED")]
+    assert "اليمامي" in taqrib[0]["headword"]
+    assert "mughni:4578" not in [link["entry_id"] for link in links]
+    notice = fetch(database_url, LIVE_SCHEMA, "SELECT text FROM rijal_notice WHERE entry_id = 'mughni:4578'")
+    assert denied_words(notice[0]["text"]) >= {"اليمامي"}
+
+
+def test_a_verdict_about_reliability_is_not_read_as_a_denial() -> None:
+    assert denied_words("سليمان ... وليس بالقوي وقال أحمد") == set()
+    assert denied_words("فلان ليس هو بثقة") == set()
+
+
+def test_a_linked_link_names_the_evidence_that_corroborates_it(imported: ImportReport, database_url: str) -> None:
+    linked = "SELECT DISTINCT method FROM narrator_notice_link WHERE status = 'LINKED'"
+    methods = fetch(database_url, LIVE_SCHEMA, linked)
+    assert methods
+    assert all(row["method"].rsplit("+", 1)[-1] in EVIDENCE for row in methods)
+    link = fetch(
+        database_url,
+        LIVE_SCHEMA,
+        """SELECT l.status, l.method, r.text, n.death_year_hijri FROM narrator_notice_link l
+             JOIN rijal_notice r USING (notice_id) JOIN narrator n USING (narrator_id)
+            WHERE r.entry_id = 'kashif:3987' AND l.narrator_id = 38417""",
+    )[0]
+    # «عمار بن خالد الواسطي التمار ... مات 26 س ق»: the edition drops the zero of 260.
+    assert (link["status"], link["method"], link["death_year_hijri"]) == ("LINKED", "name3+taqrib_key+death_year", 260)
+    assert 260 in death_years(link["text"])
+
+
+def test_a_unique_name_match_that_the_evidence_corroborates_is_linked(
+    imported: ImportReport, database_url: str
+) -> None:
+    # al-Zubayr b. al-'Awwam: Taqrib gives a Companion no tabaqa, and this notice does not say «صحابي»;
+    # «قتل سنة ست وثلاثين» is the dataset's death year 36.
+    link = fetch(
+        database_url,
+        LIVE_SCHEMA,
+        """SELECT l.status, l.method FROM narrator_notice_link l JOIN rijal_notice r USING (notice_id)
+            WHERE l.narrator_id = 7 AND r.entry_id = 'taqrib:2003'""",
+    )
+    assert [(row["status"], row["method"]) for row in link] == [("LINKED", "name3+death_year")]
