@@ -25,9 +25,9 @@ assertions, the headword as a name variant, and the narrator's grade_tier (inges
 
 AR-Sanad Lite narrators are bridged to dataset narrators through Taqrib: a Lite narrator and a dataset
 narrator linked (LINKED) to the same notice, when that notice has exactly one of each. For bridged
-narrators: the isnad forms, Ibn Hajar's and al-Dhahabi's ranks as AR-Sanad gives them, the first living
-city as region, and the narrated_from / narrated_to pairs whose both ends are bridged, as 'probable'
-relations (the identities are inferred, so never 'attested').
+narrators: the isnad forms that are name forms (ingest.variants), Ibn Hajar's and al-Dhahabi's ranks as
+AR-Sanad gives them, the first living city as region, and the narrated_from / narrated_to pairs whose
+both ends are bridged, as 'probable' relations (the identities are inferred, so never 'attested').
 """
 
 import ast
@@ -53,6 +53,7 @@ from ingest.narrators import (
     number_relations,
 )
 from ingest.sigla import LEADING_SIGLA, notice_collections
+from ingest.variants import common_words, is_name_form
 from ingest.verdicts import read_verdict, stated_tabaqa
 
 log = logging.getLogger(__name__)
@@ -460,13 +461,17 @@ def _lite_relations(narrator: int, record: dict[str, str], bridge: dict[int, int
     return [_relation(t, s, key) for t, s in pairs if t is not None and s is not None and t != s]
 
 
-def _lite_forms(narrator: int, record: dict[str, str], key: str) -> list[Row] | None:
-    """The isnad forms of one bridged Lite narrator; None when namings is not a list."""
+def _lite_forms(narrator: Row, record: dict[str, str], key: str, common: frozenset[str]) -> list[Row] | None:
+    """The isnad forms of one bridged Lite narrator that are name forms (ingest.variants); None when
+    namings is not a list."""
     namings = _literal_list(record["namings"], str)
     if namings is None:
         return None
-    forms = [_ar_variant(narrator, form.strip(), "isnad_form", "ar-sanad-lite", key) for form in namings]
-    return [form for form in forms if form["form_normalized"]]
+    return [
+        _ar_variant(narrator["narrator_id"], form.strip(), "isnad_form", "ar-sanad-lite", key)
+        for form in namings
+        if is_name_form(form, narrator["name_ar"], common)
+    ]
 
 
 def _lite_ranks(narrator: int, record: dict[str, str], key: str) -> list[Row]:
@@ -485,12 +490,14 @@ def _first_city(living_city: str) -> str | None:
 def _add_ar_sanad(ctx: ImportContext, library: Library) -> None:
     bridge = _bridge(ctx, library)
     narrators = _narrators(ctx)
+    common = common_words(row["name_ar"] for row in narrators.values() if row["name_ar"])
     for line, record in ctx.csv(LITE_FILE, "AR-Sanad Lite narrators", "ar-sanad-lite"):
         narrator = bridge.get(int(record["id"])) if record["id"].isdigit() else None
         if narrator is None:
             continue
         key = f"narrators_lite.csv#id={record['id']}"
-        forms, relations = _lite_forms(narrator, record, key), _lite_relations(narrator, record, bridge, key)
+        forms = _lite_forms(narrators[narrator], record, key, common)
+        relations = _lite_relations(narrator, record, bridge, key)
         if forms is None or relations is None:
             ctx.skip(LITE_FILE, line, "namings, narrated_from or narrated_to is not a list")
             continue

@@ -1,7 +1,9 @@
 """Rijal notices read whole, and linked only as the evidence allows, on the real subset."""
 
+from app.arabic import normalize
 from ingest.link_evidence import death_years, denied_words
 from ingest.run import ImportReport
+from ingest.variants import COMMON_NAME_NARRATORS, RELATIONAL_WORDS
 from tests.conftest import LIVE_SCHEMA
 from tests.dbquery import fetch
 
@@ -9,6 +11,7 @@ LAYTH = 10957  # al-Layth b. Abi Sulaym, taqrib:5685
 IBN_UYAYNA = 20005  # taqrib:2451
 MALIK = 20001  # taqrib:6425
 UMAR_B_YUNUS = 20450  # 'Umar b. Yunus al-Yamami, taqrib:4984
+SHUBA = 20020  # Shu'ba b. al-Hajjaj
 EVIDENCE = ("tabaqa", "companion", "death_year", "teacher_or_student", "sigla")
 
 
@@ -111,3 +114,24 @@ def test_a_unique_name_match_that_the_evidence_corroborates_is_linked(
             WHERE l.narrator_id = 7 AND r.entry_id = 'taqrib:2003'""",
     )
     assert [(row["status"], row["method"]) for row in link] == [("LINKED", "name3+death_year")]
+
+
+def test_a_lone_common_word_is_never_a_name_variant(imported: ImportReport, database_url: str) -> None:
+    forms = fetch(
+        database_url,
+        LIVE_SCHEMA,
+        """SELECT v.narrator_id, v.form_normalized, n.name_ar FROM narrator_name_variant v JOIN narrator n
+            USING (narrator_id) WHERE v.kind = 'isnad_form' AND v.form_normalized NOT LIKE '% %'""",
+    )
+    first_words = fetch(
+        database_url,
+        LIVE_SCHEMA,
+        "SELECT split_part(name_ar, ' ', 1) AS word, count(*) AS n FROM narrator GROUP BY 1",
+    )
+    common = {normalize(row["word"]) for row in first_words if row["n"] >= COMMON_NAME_NARRATORS}
+    assert forms
+    for form in forms:
+        assert form["form_normalized"] in normalize(form["name_ar"]).split()
+        assert form["form_normalized"] not in RELATIONAL_WORDS | common
+    shuba = {row["form_normalized"] for row in forms if row["narrator_id"] == SHUBA}
+    assert shuba == {"شعبه"}
