@@ -18,7 +18,8 @@ AMBIGUOUS. A notice that denies the identity («وليس باليمامي») is 
 - al-Kashif and al-Mughni: matched by the same key only for a narrator whose LINKED Taqrib notice has
   that key: one notice and one such narrator are judged on the evidence (the sigla against those of
   his Taqrib notice), otherwise (up to five notices) AMBIGUOUS.
-No link carries a confidence.
+No link carries a confidence; the precision of LINKED per work is measured on hand-checked samples
+(eval/rijal_links.jsonl, `isnad-graphql audit`).
 
 From each LINKED Taqrib notice: Ibn Hajar's verdict read whole (ingest.verdicts) and his tabaqa as
 assertions, the headword as a name variant, and the narrator's grade_tier (ingest.narrators).

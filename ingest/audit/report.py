@@ -3,10 +3,11 @@
 import asyncpg
 from rich.console import Console
 
+from ingest.audit import rijal
 from ingest.audit.section import Section
 from ingest.summary import render_table
 
-SECTIONS: tuple[Section, ...] = ()
+SECTIONS: tuple[Section, ...] = (*rijal.SECTIONS,)
 
 
 async def print_audit(url: str, schema: str, console: Console) -> None:
