@@ -112,6 +112,8 @@ _IMAM = _phrases(IMAM_WORDS)
 _MOVES = [(tier, _phrases(words)) for tier, words in TIER_MOVES]
 _QUALIFIER = _phrases(QUALIFIERS)
 _SEVERITY = {tier: rank for rank, tier in enumerate(GRADE_TIERS)}
+# «لا يعرف اسمه» says that his name is unknown, not that he is: «أبو حية ابن قيس لا يعرف اسمه مقبول».
+_NAME_UNKNOWN = re.compile(r"لا [يت]عرف اسمها?")
 # Without a verdict, a notice that has no tabaqa and states companionship without hedging
 # («قيل» / «يقال» / «زعم أن» ...) is a Companion's. Ibn Hajar's first tabaqa is the Companions.
 _COMPANION_TABAQA = 1
@@ -124,7 +126,7 @@ _COMPANIONSHIP = re.compile(
 
 def head_tier(verdict: str) -> str | None:
     """The tier of the verdict's first rank word; else 'thiqa' for a form of the leading imams."""
-    words = normalize(verdict)
+    words = _NAME_UNKNOWN.sub("", normalize(verdict))
     found = [(match.start(), tier) for tier, phrases in _HEADS if (match := phrases.search(words))]
     if found:
         return min(found)[1]

@@ -18,6 +18,7 @@ from tests.dbquery import fetch
 LAYTH = 10957  # al-Layth b. Abi Sulaym, taqrib:5685
 IBN_UYAYNA = 20005  # taqrib:2451
 MALIK = 20001  # taqrib:6425
+ABU_HAYYA = 19888  # taqrib:8070
 UMAR_B_YUNUS = 20450  # 'Umar b. Yunus al-Yamami, taqrib:4984
 SHUBA = 20020  # Shu'ba b. al-Hajjaj
 EVIDENCE = ("tabaqa", "companion", "death_year", "teacher_or_student", "sigla")
@@ -54,6 +55,11 @@ def test_a_qualifier_that_ibn_hajar_keeps_inside_a_rank_leaves_the_tier(
         "taqrib:2451",
         "thiqa",
     )
+
+
+def test_a_name_that_is_not_known_is_not_a_verdict_of_majhul(imported: ImportReport, database_url: str) -> None:
+    # «أبو حية ابن قيس لا يعرف اسمه مقبول من الثالثة»: his name is unknown, his rank is maqbul.
+    assert _verdict(database_url, ABU_HAYYA) == ("مقبول", "taqrib:8070", "maqbul")
 
 
 def test_the_verdict_forms_of_the_leading_imams_are_read(imported: ImportReport, database_url: str) -> None:
