@@ -7,12 +7,12 @@ tabaqa; when words follow the tabaqa before the death or the sigla («من رؤ�
 or the sigla. A notice where no verdict word opens a verdict has none: the assertion is then absent,
 never guessed. Cross-references after «[]» are other notices and are not read.
 
-A verdict opens with one of Ibn Hajar's rank words (VERDICT_OPENINGS): the terms of his twelve ranks
-and their feminine forms, another critic's verdict that he reports («وثقه العجلي», «تركه الدارقطني»),
-or the forms he keeps for the leading imams («أحد الأئمة», «إمام حجة», «رأس المتقنين», «متفق على
+A verdict opens with a term of Ibn Hajar's twelve ranks or its feminine (RANK_WORDS), another
+critic's verdict that he reports (REPORTED_VERDICTS: «وثقه العجلي», «تركه الدارقطني»), or a form he
+keeps for the leading imams (IMAM_FORMS: «أحد الأئمة», «إمام حجة», «رأس المتقنين», «متفق على
 جلالته», «أمير المؤمنين في الحديث»). The epithets «الفقيه», «الحافظ», «الإمام» written just before
 such a form belong to it (al-Zuhri: «الفقيه الحافظ متفق على جلالته وإتقانه»). «إمام» alone is not an
-opening: it also names an office («إمام مسجد ...»).
+opening: it also names an office («إمام مسجد ...»), nor is «لا يعرف اسمه» (his name is unknown).
 """
 
 import re
