@@ -27,6 +27,7 @@ from typing import Any
 from app.arabic import normalize
 from app.latin import fold
 from ingest.context import ImportContext, Row
+from ingest.verdicts import own_text
 
 log = logging.getLogger(__name__)
 
@@ -47,41 +48,116 @@ _UNSIGNED_BIRTH_CLASSES = (COMPANION_CLASS, "Rasool Allah", "Prophet's Relative"
 NOT_A_GRADE = "Unknown"
 NO_STUDENTS = "NA"
 
-# The search tier of an Ibn Hajar verdict (Taqrib grade_term, matched whole). The tiers follow his
-# twelve ranks loosely: Companions; the thiqa ranks (2-3); saduq and its qualified forms, with
-# "la ba'sa bihi" (4-5); maqbul (6); mastur / majhul al-hal and majhul (7, 9); da'if and layyin (8);
-# matruk, muttaham, kadhdhab (10-12). A term not listed gives no tier.
-GRADE_TIERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("companion", ("صحابي",)),
-    ("thiqa", ("ثقة", "ثقة ثبت", "ثقة حافظ", "ثقة فقيه", "ثقة متقن", "ثقة ثقة")),
-    (
-        "saduq",
-        ("صدوق", "صدوق يخطىء", "صدوق يهم", "صدوق له أوهام", "صدوق سيء الحفظ", "لا بأس به", "ليس به بأس"),
-    ),
-    ("maqbul", ("مقبول",)),
-    ("daif", ("ضعيف", "لين الحديث")),
-    ("matruk", ("متروك", "متهم", "كذاب")),
-    ("majhul", ("مجهول", "مجهول الحال", "مستور")),
+# The search tier of an Ibn Hajar verdict read whole (ingest.verdicts). The tiers follow his twelve
+# ranks loosely: Companions; the thiqa ranks (2-3) with the forms of the leading imams; saduq and its
+# qualified forms (4-5); maqbul (6); mastur / majhul al-hal and majhul (7, 9); da'if and layyin (8);
+# matruk, muttaham, kadhdhab (10-12). The verdict's first rank word (HEAD_WORDS) gives its head tier;
+# without one, a form kept for the leading imams (IMAM_WORDS) gives 'thiqa'. Then the qualifiers of
+# TIER_MOVES anywhere in the verdict move it down to their tier when that is lower: «صدوق اختلط جدا ولم
+# يتميز حديثه فترك» is 'matruk'. The qualifiers that Ibn Hajar himself keeps inside a rank (يدلس، يرسل،
+# ربما وهم، يخطئ، له أوهام، سيء الحفظ، تغير بأخرة، اختلط without «لم يتميز») leave the tier where his
+# rank word puts it; they are what QUALIFIERS counts. A verdict that is another critic's word
+# («وثقه العجلي») and no rank word gives no tier. Words are compared normalized (app.arabic.normalize).
+GRADE_TIERS = ("companion", "thiqa", "saduq", "maqbul", "majhul", "daif", "matruk")
+HEAD_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("companion", ("صحابي", "صحابية")),
+    ("thiqa", ("ثقة", "ثبت", "متقن", "حجة", "حافظ")),
+    ("saduq", ("صدوق", "صدوقة", "لا بأس به", "ليس به بأس", "محله الصدق")),
+    ("maqbul", ("مقبول", "مقبولة")),
+    ("majhul", ("مجهول", "مجهولة", "مستور", "مستورة", "لا يعرف", "لا تعرف", "لا يعرفو")),
+    ("daif", ("ضعيف", "ضعيفة", "لين", "فيه لين", "في حديثه لين", "فيه ضعف", "ليس بالقوي", "منكر الحديث")),
+    ("matruk", ("متروك", "متروكة", "متهم", "كذاب")),
 )
-_TIER_OF_TERM = {term: tier for tier, terms in GRADE_TIERS for term in terms}
-# Without a verdict term, a notice that has no tabaqa and states companionship without hedging
-# («قيل» / «يقال» / «زعم أن» ...) is a Companion's; the words after «[]» are cross-references to other
-# notices. Ibn Hajar's first tabaqa is the Companions.
+IMAM_WORDS = ("أحد الأئمة", "أحد الأعلام", "أحد الحفاظ", "إمام", "رأس المتقنين", "متفق على", "أمير المؤمنين في الحديث")
+TIER_MOVES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("daif", ("لم يتميز", "كثير الخطأ", "كثير الغلط", "كثير الوهم", "فاحش الخطأ", "فاحش الغلط", "فضعف")),
+    ("matruk", ("فترك", "تركوه", "كذبوه", "يضع الحديث")),
+)
+QUALIFIERS = (
+    "اختلط",
+    "تغير",
+    "يدلس",
+    "دلس",
+    "التدليس",
+    "يرسل",
+    "الإرسال",
+    "يهم",
+    "وهم",
+    "أوهام",
+    "يخطىء",
+    "يخطئ",
+    "الخطأ",
+    "الغلط",
+    "سيء الحفظ",
+    "ضعيف الحفظ",
+    "رمي",
+    "يغرب",
+    "يتشيع",
+    "التشيع",
+    "لم يتميز",
+    "فترك",
+    "عمي",
+    "يلقن",
+)
+
+
+def _phrases(words: tuple[str, ...]) -> re.Pattern[str]:
+    """Any of these words or phrases as whole words of a normalized text."""
+    alternatives = sorted({normalize(word) for word in words}, key=len, reverse=True)
+    return re.compile(r"(?<!\S)(?:" + "|".join(map(re.escape, alternatives)) + r")(?!\S)")
+
+
+_HEADS = [(tier, _phrases(words)) for tier, words in HEAD_WORDS]
+_IMAM = _phrases(IMAM_WORDS)
+_MOVES = [(tier, _phrases(words)) for tier, words in TIER_MOVES]
+_QUALIFIER = _phrases(QUALIFIERS)
+_SEVERITY = {tier: rank for rank, tier in enumerate(GRADE_TIERS)}
+# «لا يعرف اسمه» says that his name is unknown, not that he is: «أبو حية ابن قيس لا يعرف اسمه مقبول».
+_NAME_UNKNOWN = re.compile(r"لا [يت]عرف اسمها?")
+# Without a verdict, a notice that has no tabaqa and states companionship without hedging
+# («قيل» / «يقال» / «زعم أن» ...) is a Companion's. Ibn Hajar's first tabaqa is the Companions.
 _COMPANION_TABAQA = 1
 _COMPANIONSHIP = re.compile(
     r"(?<!قيل )(?<!يقال )(?<!أن )(?<!إن )(?<!تثبت )(?<!تصح )(?<!ليست )(?:و?لها?|و?لها? ولأبيه) صحبة"
     r"|(?<!\S)(?:صحابية|الصحابي)(?!\S)"
     r"|من (?:كبار|صغار|أعيان|فضلاء) الصحابة"
 )
-_CROSS_REFERENCES = "[]"
 
 
-def grade_tier(grade_term: str | None, tabaqa: int | None, text: str) -> str | None:
-    """The tier of a Taqrib notice: its verdict's tier, else 'companion' when the notice says so."""
-    if grade_term is not None or tabaqa is not None:
-        return "companion" if tabaqa == _COMPANION_TABAQA else _TIER_OF_TERM.get(grade_term or "")
-    own_text = text.split(_CROSS_REFERENCES, 1)[0]
-    return "companion" if _COMPANIONSHIP.search(own_text) else None
+def head_tier(verdict: str) -> str | None:
+    """The tier of the verdict's first rank word; else 'thiqa' for a form of the leading imams."""
+    words = _NAME_UNKNOWN.sub("", normalize(verdict))
+    found = [(match.start(), tier) for tier, phrases in _HEADS if (match := phrases.search(words))]
+    if found:
+        return min(found)[1]
+    return "thiqa" if _IMAM.search(words) else None
+
+
+def verdict_tier(verdict: str) -> str | None:
+    """The tier of a verdict read whole: its head tier, moved down by the qualifiers of TIER_MOVES."""
+    words = normalize(verdict)
+    tier = head_tier(verdict)
+    if tier is None or tier == "companion":
+        return tier
+    moves = [move for move, phrases in _MOVES if phrases.search(words)]
+    return max([tier, *moves], key=_SEVERITY.__getitem__)
+
+
+def is_qualified(verdict: str) -> bool:
+    """The verdict says more than a rank: a qualifier of QUALIFIERS (اختلط، يدلس، ربما وهم ...)."""
+    return bool(_QUALIFIER.search(normalize(verdict)))
+
+
+def grade_tier(verdict: str | None, tabaqa: int | None, text: str) -> str | None:
+    """The tier of a Taqrib notice: 'companion' for the first tabaqa, else its verdict's tier, else
+    'companion' when a notice without verdict or tabaqa states companionship."""
+    if tabaqa == _COMPANION_TABAQA:
+        return "companion"
+    if verdict is not None:
+        return verdict_tier(verdict)
+    if tabaqa is not None:
+        return None
+    return "companion" if _COMPANIONSHIP.search(own_text(text)) else None
 
 
 def is_companion_label(label: str) -> bool:

@@ -4,38 +4,46 @@ scholarly_assertion, the rijal and isnad name variants, grade_tier and region, a
 Notices: the numbered entries of Taqrib al-Tahdhib (work 1), al-Kashif (2) and al-Mughni fi al-Du'afa (3);
 a number repeated in an edition gets '#2', '#3' ... in its entry_id.
 
-Links to Taqrib come from the candidate file: name and tabaqa agreeing -> LINKED; name agreeing and tabaqa
-contradicting -> CONFLICTED; name alone (the dataset gives no generation) -> AMBIGUOUS, since nothing
-confirms it. The file also calls a notice without a tabaqa number a mismatch (Ibn Hajar gives none to
-Companions); there companionship is the evidence: the dataset's class and the notice both say Companion
--> LINKED ('name3+companion'), only the notice -> CONFLICTED, the notice says nothing -> AMBIGUOUS. A
-chain narrator that the file does not cover is linked AMBIGUOUS to every Taqrib notice
-sharing its name key (its first three name tokens), when there are one to five of them. Kashif and Mughni
-notices are linked by the same key only for a narrator whose LINKED Taqrib notice has that key: one notice
-and one such narrator -> LINKED, otherwise (up to five notices) AMBIGUOUS. No link carries a confidence:
-no precision was measured for any of these methods.
+A link is LINKED only when the name and one independent piece of evidence agree (ingest.link_evidence:
+tabaqa, death year, a teacher or student named in the notice, the books of the sigla), and nothing
+contradicts it; the method names the evidence after '+' ('name3+tabaqa'). Where the notice contradicts
+the record (tabaqa, a death year a generation apart) the link is CONFLICTED; on the name alone,
+AMBIGUOUS. A notice that denies the identity («وليس باليمامي») is not linked at all.
 
-From each LINKED Taqrib notice: Ibn Hajar's verdict and tabaqa as assertions, the headword as a name
-variant, and the narrator's grade_tier (ingest.narrators.GRADE_TIERS).
+- Taqrib: the candidate file's pairs (its name match, judged here on the evidence); for Companions,
+  to whom Ibn Hajar gives no tabaqa, companionship is the evidence: the dataset's class and the notice
+  both say Companion -> LINKED ('name3+companion'), only the notice -> CONFLICTED. A chain narrator that
+  the file does not cover is matched to the Taqrib notices sharing his name key (first three name
+  tokens): one notice is judged on the evidence, two to five are each AMBIGUOUS.
+- al-Kashif and al-Mughni: matched by the same key only for a narrator whose LINKED Taqrib notice has
+  that key: one notice and one such narrator are judged on the evidence (the sigla against those of
+  his Taqrib notice), otherwise (up to five notices) AMBIGUOUS.
+No link carries a confidence; the precision of LINKED per work is measured on hand-checked samples
+(eval/rijal_links.jsonl, `isnad-graphql audit`).
+
+From each LINKED Taqrib notice: Ibn Hajar's verdict read whole (ingest.verdicts) and his tabaqa as
+assertions, the headword as a name variant, and the narrator's grade_tier (ingest.narrators).
 
 AR-Sanad Lite narrators are bridged to dataset narrators through Taqrib: a Lite narrator and a dataset
 narrator linked (LINKED) to the same notice, when that notice has exactly one of each. For bridged
-narrators: the isnad forms, Ibn Hajar's and al-Dhahabi's ranks as AR-Sanad gives them, the first living
-city as region, and the narrated_from / narrated_to pairs whose both ends are bridged, as 'probable'
-relations (the identities are inferred, so never 'attested').
+narrators: the isnad forms that are name forms (ingest.variants), Ibn Hajar's and al-Dhahabi's ranks as
+AR-Sanad gives them, the first living city as region, and the narrated_from / narrated_to pairs whose
+both ends are bridged, as 'probable' relations (the identities are inferred, so never 'attested').
 """
 
 import ast
+import itertools
 import logging
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.arabic import normalize
 from ingest.context import ImportContext, Row
 from ingest.ids import notice_id
+from ingest.link_evidence import Record, agreement, contradiction, denies, short_name
 from ingest.narrators import (
     NAME_KEY_TOKENS,
     NameKey,
@@ -45,6 +53,9 @@ from ingest.narrators import (
     name_key,
     number_relations,
 )
+from ingest.sigla import LEADING_SIGLA, notice_collections
+from ingest.variants import common_words, is_name_form
+from ingest.verdicts import read_verdict, stated_tabaqa
 
 log = logging.getLogger(__name__)
 
@@ -70,16 +81,11 @@ WORKS = (
 TAQRIB = WORKS[0]
 CORROBORATED_WORKS = WORKS[1:]
 
-CANDIDATE_STATUS = {
-    "name3+tabaqa": "LINKED",
-    "name2+tabaqa": "LINKED",
-    "name3(tabaqa_mismatch)": "CONFLICTED",
-    "name2(tabaqa_mismatch)": "CONFLICTED",
-    "name3": "AMBIGUOUS",
-    "name2": "AMBIGUOUS",
-}
+CANDIDATE_METHODS = frozenset(
+    {"name3+tabaqa", "name2+tabaqa", "name3(tabaqa_mismatch)", "name2(tabaqa_mismatch)", "name3", "name2"}
+)
 SHARED_KEY_METHOD = "name3"
-CORROBORATED_METHOD = "name3+taqrib_corroborated"
+CORROBORATED_METHOD = "name3+taqrib_key"
 MAX_CANDIDATES = 5
 UNNUMBERED_PAGE = "PageV00P000"
 
@@ -89,42 +95,6 @@ SCHOLAR_OF_FIELD = {"ibn_hajar_verdict": IBN_HAJAR, "ibn_hajar_tabaqa": IBN_HAJA
 LITE_RANKS = (("ibn_hajar_verdict", "Ibnhajar_rank"), ("dhahabi_verdict", "zahabi_rank"))
 LITE_NONE = "-"
 
-# The book sigla that the Mughni edition prints before a name ("د ت ق", "ع /").
-_SIGLA = (
-    "خ",
-    "م",
-    "د",
-    "ت",
-    "س",
-    "ق",
-    "ع",
-    "4",
-    "بخ",
-    "خت",
-    "مد",
-    "عس",
-    "قد",
-    "فق",
-    "عخ",
-    "تم",
-    "ر",
-    "ل",
-    "كن",
-    "خد",
-    "كد",
-    "ص",
-    "سي",
-    "مق",
-    "عه",
-    "دق",
-    "دس",
-    "ز",
-    "ست",
-    "تس",
-    "ن",
-    "تق",
-)
-_LEADING_SIGLA = re.compile(r"^(?:\s*(?:" + "|".join(sorted(_SIGLA, key=len, reverse=True)) + r"|/)(?=\s))+")
 _HEADWORD_END = frozenset({"عن", "وعنه", "عنه"})
 _HEADWORD_TOKENS = range(2, 9)
 _CITY_SEPARATORS = re.compile("[،,:؛]")
@@ -156,7 +126,7 @@ class Library:
 
 def _name_line(text: str) -> str:
     """The first line of a notice after the sigla printed before the name."""
-    return _LEADING_SIGLA.sub("", text).strip().split("\n", 1)[0]
+    return LEADING_SIGLA.sub("", text).strip().split("\n", 1)[0]
 
 
 def _simple_headword(text: str) -> str | None:
@@ -172,7 +142,11 @@ def _page(milestone: Any) -> str | None:
 
 
 def _notice_row(work: Work, line: int, entry_id: str, entry: dict[str, Any]) -> Row:
-    tabaqa, name = entry.get("tabaqa"), entry.get("name_ar")
+    """A notice; for Taqrib, Ibn Hajar's verdict read whole and the tabaqa, as the derived file gives
+    it or as the notice states it in words («من رؤوس الطبقة السابعة»)."""
+    name, text = entry.get("name_ar"), entry["text"]
+    taqrib = work == TAQRIB
+    tabaqa = entry.get("tabaqa") if isinstance(entry.get("tabaqa"), int) else stated_tabaqa(text)
     return {
         "notice_id": notice_id(work.number, line),
         "entry_id": entry_id,
@@ -180,9 +154,9 @@ def _notice_row(work: Work, line: int, entry_id: str, entry: dict[str, Any]) -> 
         "entry_number": str(entry["entry_no"]),
         "page": _page(entry.get("page_start")),
         "headword": name if isinstance(name, str) and name.strip() else None,
-        "text": entry["text"],
-        "grade_term": entry.get("grade_term"),
-        "tabaqa": tabaqa if isinstance(tabaqa, int) else None,
+        "text": text,
+        "grade_term": read_verdict(text) if taqrib else None,
+        "tabaqa": tabaqa if taqrib else None,
     }
 
 
@@ -226,58 +200,112 @@ def _narrators(ctx: ImportContext) -> dict[int, Row]:
     return {row["narrator_id"]: row for row in ctx.tables["narrator"]}
 
 
-def _candidate_status(candidate: dict[str, Any], notice: Row) -> tuple[str, str]:
-    """(status, method) of a candidate link. The file reads a notice without a tabaqa number as a
-    tabaqa mismatch; there the evidence is companionship: both sources say Companion -> LINKED, only the
-    notice does -> CONFLICTED, the notice says nothing -> AMBIGUOUS on the name alone."""
-    method = candidate["method"]
-    if CANDIDATE_STATUS[method] == "LINKED" or notice["tabaqa"] is not None:
-        return CANDIDATE_STATUS[method], method
-    name_method = method.split("(", 1)[0]
-    if grade_tier(notice["grade_term"], None, notice["text"]) != "companion":
-        return "AMBIGUOUS", name_method
+@dataclass
+class Evidence:
+    """The narrators and what the import knows of each apart from the notices (link_evidence.Record)."""
+
+    narrators: dict[int, Row]
+    records: dict[int, Record]
+    in_chains: set[int]
+    denied: int = 0
+
+
+def _add_link(ctx: ImportContext, evidence: Evidence, notice: Row, link: Row, *names: str) -> None:
+    """Add a link, unless the notice denies being this narrator (by his dataset name or `names`)."""
+    name = evidence.narrators[link["narrator_id"]]["name_ar"]
+    if denies(notice["text"], [name or "", *names]):
+        evidence.denied += 1
+        return
+    ctx.add("narrator_notice_link", link)
+
+
+def _judged(notice: Row, record: Record, name_method: str) -> tuple[str, str]:
+    """(status, method) of a name match that is the only one on both sides: LINKED with the evidence that
+    corroborates it; CONFLICTED where the notice contradicts the record (a tabaqa always, a death year
+    unless the tabaqa agrees: the dataset's years are sometimes another report, Khalid b. Hayyan's 161
+    for Ibn Hajar's 191); AMBIGUOUS on the name alone."""
+    found = agreement(notice["text"], notice["tabaqa"], record)
+    against = contradiction(notice["text"], notice["tabaqa"], record)
+    if against and found != "tabaqa":
+        return "CONFLICTED", f"{name_method}({against}_mismatch)"
+    return ("LINKED", f"{name_method}+{found}") if found else ("AMBIGUOUS", name_method)
+
+
+def _candidate_status(candidate: dict[str, Any], notice: Row, record: Record) -> tuple[str, str]:
+    """(status, method) of a candidate link, judged here on the evidence (_judged): the file's own
+    tabaqa test read the derived tabaqa, which misses «من رؤوس الطبقة السابعة» (al-Thawri). Ibn Hajar
+    gives Companions no tabaqa; there companionship is the evidence: both sources say Companion ->
+    LINKED, only the notice does -> CONFLICTED."""
+    name_method = candidate["method"].split("(", 1)[0].split("+", 1)[0]
+    if notice["tabaqa"] is not None or grade_tier(notice["grade_term"], None, notice["text"]) != "companion":
+        return _judged(notice, record, name_method)
     if is_companion_label(str(candidate.get("grade_kaggle", ""))):
         return "LINKED", f"{name_method}+companion"
-    return "CONFLICTED", method
+    return "CONFLICTED", f"{name_method}(companion_mismatch)"
 
 
-def _add_candidate_links(ctx: ImportContext, library: Library) -> None:
+def _add_candidate_links(ctx: ImportContext, library: Library, evidence: Evidence) -> None:
     """The candidate file's links; a narrator left out of this import is a gap, not a bad row."""
-    known = _narrators(ctx)
     absent = 0
     links = ctx.jsonl(CANDIDATES_FILE, "narrator -> Taqrib links", "rijal-links", derived=True)
     for line, candidate in links:
         notice = library.resolve(candidate.get("taqrib_entry_no"), candidate.get("taqrib_text"))
-        if candidate.get("method") not in CANDIDATE_STATUS or notice is None:
+        if candidate.get("method") not in CANDIDATE_METHODS or notice is None:
             ctx.skip(CANDIDATES_FILE, line, "unknown method, or no Taqrib notice with that number and text")
-        elif candidate.get("scholar_indx") not in known:
+        elif candidate.get("scholar_indx") not in evidence.narrators:
             absent += 1
         else:
-            status, method = _candidate_status(candidate, library.notices[notice])
-            ctx.add("narrator_notice_link", _link(candidate["scholar_indx"], notice, status, method, "rijal-links"))
+            row, narrator = library.notices[notice], candidate["scholar_indx"]
+            status, method = _candidate_status(candidate, row, evidence.records[narrator])
+            _add_link(ctx, evidence, row, _link(narrator, notice, status, method, "rijal-links"))
     log.info("Taqrib candidates for narrators not imported: %d", absent)
 
 
-def _chain_narrators(ctx: ImportContext) -> set[int]:
-    ids: set[int] = set()
-    for _, chain in ctx.csv(CHAINS_FILE, "narrators that occur in chains", "muslimscholars-derived", derived=True):
-        ids.update(int(part) for part in chain["chain_indx"].split(";") if part.isdigit())
-    return ids
-
-
-def _add_shared_key_links(ctx: ImportContext, library: Library) -> None:
-    """AMBIGUOUS links for chain narrators without a candidate, to the Taqrib notices sharing their key."""
-    covered = {link["narrator_id"] for link in ctx.tables["narrator_notice_link"]}
+def _evidence(ctx: ImportContext) -> Evidence:
+    """Each narrator's record: generation and death year, the collections of his chains, and the short
+    names of his teachers and students (the dataset's student lists and his neighbours in the chains)."""
     narrators = _narrators(ctx)
-    for narrator in sorted((_chain_narrators(ctx) & narrators.keys()) - covered):
-        name = narrators[narrator]["name_ar"]
+    collections: dict[int, set[str]] = defaultdict(set)
+    related: dict[int, set[int]] = defaultdict(set)
+    for _, chain in ctx.csv(CHAINS_FILE, "narrators that occur in chains", "muslimscholars-derived", derived=True):
+        ids = [int(part) for part in chain["chain_indx"].split(";") if part.isdigit()]
+        for narrator in ids:
+            collections[narrator].add(chain["collection"])
+        for first, second in itertools.pairwise(ids):
+            related[first].add(second)
+            related[second].add(first)
+    for relation in ctx.tables["transmission_relation"]:
+        related[relation["teacher_id"]].add(relation["student_id"])
+        related[relation["student_id"]].add(relation["teacher_id"])
+    short = {narrator: short_name(row["name_ar"]) for narrator, row in narrators.items() if row["name_ar"]}
+    records = {
+        narrator: Record(
+            name=row["name_ar"] or "",
+            generation=row["generation"],
+            death_year=row["death_year_hijri"],
+            collections=frozenset(collections.get(narrator, ())),
+            related_names=frozenset(name for other in related.get(narrator, ()) if (name := short.get(other))),
+        )
+        for narrator, row in narrators.items()
+    }
+    return Evidence(narrators, records, set(collections) & narrators.keys())
+
+
+def _add_shared_key_links(ctx: ImportContext, library: Library, evidence: Evidence) -> None:
+    """Links for chain narrators without a candidate to the Taqrib notices sharing their key: the one
+    notice of that key judged on the evidence (_judged), AMBIGUOUS to each of two to five."""
+    covered = {link["narrator_id"] for link in ctx.tables["narrator_notice_link"]}
+    for narrator in sorted(evidence.in_chains - covered):
+        name = evidence.narrators[narrator]["name_ar"]
         found = library.matches(TAQRIB, name_key(name)) if name else []
-        if len(found) <= MAX_CANDIDATES:
-            for notice in found:
-                ctx.add(
-                    "narrator_notice_link",
-                    _link(narrator, notice, "AMBIGUOUS", SHARED_KEY_METHOD, TAQRIB.source_id),
-                )
+        for notice in found if len(found) <= MAX_CANDIDATES else []:
+            row = library.notices[notice]
+            status, method = (
+                _judged(row, evidence.records[narrator], SHARED_KEY_METHOD)
+                if len(found) == 1
+                else ("AMBIGUOUS", SHARED_KEY_METHOD)
+            )
+            _add_link(ctx, evidence, row, _link(narrator, notice, status, method, TAQRIB.source_id))
 
 
 def _linked(ctx: ImportContext, source_id: str) -> Iterator[Row]:
@@ -287,31 +315,46 @@ def _linked(ctx: ImportContext, source_id: str) -> Iterator[Row]:
             yield link
 
 
-def _corroborated_keys(ctx: ImportContext, library: Library) -> dict[NameKey, list[int]]:
-    """Name key -> the narrators whose LINKED Taqrib notice has the same key as their own name."""
-    narrators = _narrators(ctx)
-    groups: dict[NameKey, list[int]] = defaultdict(list)
+def _corroborated_keys(
+    ctx: ImportContext, library: Library, evidence: Evidence
+) -> dict[NameKey, list[tuple[int, int]]]:
+    """Name key -> the narrators whose LINKED Taqrib notice has the same key as their own name, each with
+    that notice."""
+    groups: dict[NameKey, list[tuple[int, int]]] = defaultdict(list)
     for link in _linked(ctx, TAQRIB.source_id):
-        name = narrators[link["narrator_id"]]["name_ar"]
+        name = evidence.narrators[link["narrator_id"]]["name_ar"]
         if name and name_key(name) == library.keys[link["notice_id"]]:
-            groups[name_key(name)].append(link["narrator_id"])
+            groups[name_key(name)].append((link["narrator_id"], link["notice_id"]))
     return groups
 
 
-def _add_corroborated_links(ctx: ImportContext, library: Library) -> None:
-    groups = _corroborated_keys(ctx, library)
+def _as_taqrib_says(library: Library, record: Record, taqrib: int) -> Record:
+    """The record with the books of Ibn Hajar's sigla in place of the collections of his chains: the
+    books al-Kashif's or al-Mughni's sigla must share ('Amr b. Mansur al-Nasa'i is «س» in Taqrib; the
+    al-Mughni «عمرو بن منصور عن الشعبي» is «د»)."""
+    return replace(record, collections=notice_collections(library.notices[taqrib]["text"]))
+
+
+def _add_corroborated_links(ctx: ImportContext, library: Library, evidence: Evidence) -> None:
+    """al-Kashif and al-Mughni notices with the key of a narrator's LINKED Taqrib notice: one notice and
+    one such narrator are judged on the evidence (_judged, the sigla against Taqrib's: _as_taqrib_says);
+    otherwise (up to five notices) AMBIGUOUS."""
+    groups = _corroborated_keys(ctx, library, evidence)
     for work in CORROBORATED_WORKS:
         for key, narrators in groups.items():
             found = library.matches(work, key)
             if len(found) > MAX_CANDIDATES:
                 continue
-            status = "LINKED" if len(found) == 1 and len(narrators) == 1 else "AMBIGUOUS"
-            for narrator in narrators:
+            unique = len(found) == 1 and len(narrators) == 1
+            for narrator, taqrib in narrators:
+                record = _as_taqrib_says(library, evidence.records[narrator], taqrib)
                 for notice in found:
-                    ctx.add(
-                        "narrator_notice_link",
-                        _link(narrator, notice, status, CORROBORATED_METHOD, work.source_id),
+                    row = library.notices[notice]
+                    status, method = (
+                        _judged(row, record, CORROBORATED_METHOD) if unique else ("AMBIGUOUS", CORROBORATED_METHOD)
                     )
+                    link = _link(narrator, notice, status, method, work.source_id)
+                    _add_link(ctx, evidence, row, link, library.headwords.get(taqrib, ""))
 
 
 def _assertion(narrator: int, field_name: str, value: str, **where: Any) -> Row:
@@ -419,13 +462,17 @@ def _lite_relations(narrator: int, record: dict[str, str], bridge: dict[int, int
     return [_relation(t, s, key) for t, s in pairs if t is not None and s is not None and t != s]
 
 
-def _lite_forms(narrator: int, record: dict[str, str], key: str) -> list[Row] | None:
-    """The isnad forms of one bridged Lite narrator; None when namings is not a list."""
+def _lite_forms(narrator: Row, record: dict[str, str], key: str, common: frozenset[str]) -> list[Row] | None:
+    """The isnad forms of one bridged Lite narrator that are name forms (ingest.variants); None when
+    namings is not a list."""
     namings = _literal_list(record["namings"], str)
     if namings is None:
         return None
-    forms = [_ar_variant(narrator, form.strip(), "isnad_form", "ar-sanad-lite", key) for form in namings]
-    return [form for form in forms if form["form_normalized"]]
+    return [
+        _ar_variant(narrator["narrator_id"], form.strip(), "isnad_form", "ar-sanad-lite", key)
+        for form in namings
+        if is_name_form(form, narrator["name_ar"], common)
+    ]
 
 
 def _lite_ranks(narrator: int, record: dict[str, str], key: str) -> list[Row]:
@@ -444,12 +491,14 @@ def _first_city(living_city: str) -> str | None:
 def _add_ar_sanad(ctx: ImportContext, library: Library) -> None:
     bridge = _bridge(ctx, library)
     narrators = _narrators(ctx)
+    common = common_words(row["name_ar"] for row in narrators.values() if row["name_ar"])
     for line, record in ctx.csv(LITE_FILE, "AR-Sanad Lite narrators", "ar-sanad-lite"):
         narrator = bridge.get(int(record["id"])) if record["id"].isdigit() else None
         if narrator is None:
             continue
         key = f"narrators_lite.csv#id={record['id']}"
-        forms, relations = _lite_forms(narrator, record, key), _lite_relations(narrator, record, bridge, key)
+        forms = _lite_forms(narrators[narrator], record, key, common)
+        relations = _lite_relations(narrator, record, bridge, key)
         if forms is None or relations is None:
             ctx.skip(LITE_FILE, line, "namings, narrated_from or narrated_to is not a list")
             continue
@@ -469,9 +518,11 @@ def build(ctx: ImportContext) -> None:
     library = Library()
     for work in WORKS:
         _read_work(ctx, library, work)
-    _add_candidate_links(ctx, library)
-    _add_shared_key_links(ctx, library)
-    _add_corroborated_links(ctx, library)
+    evidence = _evidence(ctx)
+    _add_candidate_links(ctx, library, evidence)
+    _add_shared_key_links(ctx, library, evidence)
+    _add_corroborated_links(ctx, library, evidence)
+    log.info("links refused because the notice denies the identity: %d", evidence.denied)
     dedupe_table(ctx, "narrator_notice_link", ("narrator_id", "notice_id"))
     _add_taqrib_evidence(ctx, library)
     _add_headword_variants(ctx, library)

@@ -220,7 +220,7 @@ CREATE TABLE rijal_notice (
     page         text,                          -- OpenITI page milestone, e.g. 'PageV01P076'
     headword     text,
     text         text NOT NULL,
-    grade_term   text,                          -- Taqrib only
+    grade_term   text,                          -- Taqrib only: Ibn Hajar's verdict read whole (ingest/verdicts.py)
     tabaqa       integer                        -- Taqrib only
 );
 
