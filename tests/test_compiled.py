@@ -27,7 +27,8 @@ ARGUMENT_SQL: dict[str, str] = {
     " FROM transmission_relation ORDER BY relation_id LIMIT 80",
     "search_hadith": "SELECT split_part(text_ar_normalized, ' ', 3) || ' ' || split_part(text_ar_normalized, ' ', 4)"
     " AS query FROM hadith WHERE text_ar_normalized IS NOT NULL ORDER BY hadith_id LIMIT 60",
-    "search_narrator": "SELECT form AS query FROM narrator_name_variant ORDER BY narrator_id, form LIMIT 80",
+    "search_narrator": "SELECT form AS query FROM narrator_name_variant WHERE length(form) <= 60"
+    " ORDER BY narrator_id, form LIMIT 80",  # names as people type them, not a notice's whole headword
 }
 
 
