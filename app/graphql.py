@@ -9,7 +9,7 @@ well-formed GraphQL-over-HTTP request (a body that is not a JSON object, paramet
 type, no document) is 400; 405 for anything but a query over GET, 413 for an oversized body, 415 for
 a body that is not JSON-typed. JSON answers say `charset=utf-8`. Persisted documents are found by
 Apollo's `extensions.persistedQuery.sha256Hash` or by the draft's `documentId: "sha256:<hex>"`; a
-persisted GET (or HEAD) carries cache headers.
+persisted GET (or HEAD) carries cache headers and a strong ETag (`app/http_cache.py` answers 304).
 """
 
 from collections.abc import Mapping, Sequence
@@ -26,6 +26,7 @@ from app.cost import Measure
 from app.documents import DocumentRejected, Documents, Prepared, only_queries
 from app.errors import ApiError, PersistedQueryNotFound, QueryRejected, rejected_document
 from app.execution import Executor, Outcome
+from app.http_cache import strong_etag
 from app.persisted import PersistedOperation
 from app.profiles import API_KEY_HEADER, Profile, Profiles
 
@@ -251,6 +252,7 @@ class GraphQLEndpoint:
         if cacheable and not outcome.errors:
             response.headers["cache-control"] = f"public, max-age={self.cache_seconds}"
             response.headers["vary"] = f"accept, {API_KEY_HEADER}"
+            response.headers["etag"] = strong_etag(bytes(response.body))
         return response
 
 
