@@ -6,6 +6,9 @@ from contextlib import asynccontextmanager
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -16,11 +19,32 @@ from app.database import create_engine, ping
 from app.documents import Documents
 from app.execution import Executor
 from app.graphql import GraphQLEndpoint
+from app.http_cache import Revalidation
 from app.persisted import DEFAULT_DIR, load_manifest
-from app.profiles import Profiles
+from app.profiles import API_KEY_HEADER, Profiles
 from app.settings import Settings, load_settings
 from app.tools import Tools
 from schema.build import build_schema
+
+CORS_REQUEST_HEADERS = ["accept", "content-type", API_KEY_HEADER]
+CORS_EXPOSED_HEADERS = ["server-timing", "etag"]
+
+
+def edge(settings: Settings) -> list[Middleware]:
+    """What every answer goes through, outermost first: CORS for the allowed origins (credentials never
+    allowed), revalidation (ETag, 304), then gzip above `compress_min_bytes`."""
+    return [
+        Middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_origins,
+            allow_methods=["GET", "HEAD", "POST"],
+            allow_headers=CORS_REQUEST_HEADERS,
+            expose_headers=CORS_EXPOSED_HEADERS,
+            max_age=600,
+        ),
+        Middleware(Revalidation),
+        Middleware(GZipMiddleware, minimum_size=settings.compress_min_bytes),
+    ]
 
 
 async def healthz(request: Request) -> JSONResponse:
@@ -66,6 +90,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
             Route("/tools", tools.list, methods=["GET"]),
             Route("/tools/{name}", tools.call, methods=["POST"]),
         ],
+        middleware=edge(settings),
         lifespan=lifespan,
     )
     app.state.engine = engine

@@ -1,11 +1,15 @@
 """The /graphql endpoint, GraphQL over HTTP: POST and GET, persisted documents, client profiles.
 
-Media types and status codes follow the GraphQL-over-HTTP draft: `application/graphql-response+json`
-when the client accepts it (400 for a document that does not parse, 422 for one that does not
-validate, 400 for one refused before it runs), legacy `application/json` otherwise (200 with the
-errors); 405 for anything but a query over GET, 413 for an oversized body, 415 for a body that is
-not JSON. Persisted documents are found by Apollo's `extensions.persistedQuery.sha256Hash` or by the
-draft's `documentId: "sha256:<hex>"`; a persisted GET carries cache headers.
+Media types and status codes follow the GraphQL-over-HTTP draft, after its watershed: the answer is
+`application/graphql-response+json` when the client prefers it or sends no Accept header (400 for any
+document refused before it runs: it does not parse, does not validate, or is refused by a limit),
+legacy `application/json` when the client asks for it, `application/*` or `*/*` (200 with the
+errors), and 406 when it accepts neither. Whatever the media type, a request that is not a
+well-formed GraphQL-over-HTTP request (a body that is not a JSON object, parameters of the wrong
+type, no document) is 400; 405 for anything but a query over GET, 413 for an oversized body, 415 for
+a body that is not JSON-typed. JSON answers say `charset=utf-8`. Persisted documents are found by
+Apollo's `extensions.persistedQuery.sha256Hash` or by the draft's `documentId: "sha256:<hex>"`; a
+persisted GET (or HEAD) carries cache headers and a strong ETag (`app/http_cache.py` answers 304).
 """
 
 from collections.abc import Mapping, Sequence
@@ -22,12 +26,20 @@ from app.cost import Measure
 from app.documents import DocumentRejected, Documents, Prepared, only_queries
 from app.errors import ApiError, PersistedQueryNotFound, QueryRejected, rejected_document
 from app.execution import Executor, Outcome
+from app.http_cache import strong_etag
 from app.persisted import PersistedOperation
 from app.profiles import API_KEY_HEADER, Profile, Profiles
 
 GRAPHQL_RESPONSE = "application/graphql-response+json"
 LEGACY_JSON = "application/json"
 DOCUMENT_ID_PREFIX = "sha256:"
+SAFE_METHODS = ("GET", "HEAD")
+ACCEPTED_AS = {  # what an Accept header's media range gets
+    GRAPHQL_RESPONSE: GRAPHQL_RESPONSE,
+    LEGACY_JSON: LEGACY_JSON,
+    "application/*": LEGACY_JSON,
+    "*/*": LEGACY_JSON,
+}
 
 
 class HttpRefusal(Exception):
@@ -37,6 +49,10 @@ class HttpRefusal(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+class MalformedRequest(QueryRejected):
+    """A request that is not a well-formed GraphQL-over-HTTP request: 400 whatever the media type."""
 
 
 @dataclass(frozen=True)
@@ -54,9 +70,9 @@ def _json_field(raw: str | None, name: str) -> dict[str, Any]:
     try:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError:
-        raise QueryRejected(f"{name} must be a JSON object.") from None
+        raise MalformedRequest(f"{name} must be a JSON object.") from None
     if not isinstance(value, dict):
-        raise QueryRejected(f"{name} must be a JSON object.")
+        raise MalformedRequest(f"{name} must be a JSON object.")
     return value
 
 
@@ -65,14 +81,14 @@ def _params(source: Mapping[str, Any], decoded: bool) -> Params:
         value = source.get(name)
         if decoded:
             if value is not None and not isinstance(value, dict):
-                raise QueryRejected(f"{name} must be a JSON object.")
+                raise MalformedRequest(f"{name} must be a JSON object.")
             return value or {}
         return _json_field(value, name)
 
     query, name, document_id = source.get("query"), source.get("operationName"), source.get("documentId")
     for label, value in (("query", query), ("operationName", name), ("documentId", document_id)):
         if value is not None and not isinstance(value, str):
-            raise QueryRejected(f"{label} must be a string.")
+            raise MalformedRequest(f"{label} must be a string.")
     return Params(query, name, obj("variables"), obj("extensions"), document_id)
 
 
@@ -90,7 +106,7 @@ async def read_body(request: Request, limit: int) -> bytes:
 
 
 async def read_params(request: Request, body_limit: int) -> Params:
-    if request.method in ("GET", "HEAD"):
+    if request.method in SAFE_METHODS:
         return _params(request.query_params, decoded=False)
     media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if media_type not in (LEGACY_JSON, GRAPHQL_RESPONSE):
@@ -98,9 +114,9 @@ async def read_params(request: Request, body_limit: int) -> Params:
     try:
         payload = orjson.loads(await read_body(request, body_limit))
     except orjson.JSONDecodeError:
-        raise QueryRejected("The request body is not valid JSON.") from None
+        raise MalformedRequest("The request body is not valid JSON.") from None
     if not isinstance(payload, dict):
-        raise QueryRejected("The request body must be a JSON object.")
+        raise MalformedRequest("The request body must be a JSON object.")
     return _params(payload, decoded=True)
 
 
@@ -116,9 +132,25 @@ def _persisted_id(params: Params) -> str | None:
     return None
 
 
-def _wants_graphql_response(request: Request) -> bool:
-    accept = request.headers.get("accept", "")
-    return GRAPHQL_RESPONSE in accept
+def response_media_type(accept: str | None) -> str | None:
+    """The media type to answer in, by the Accept header's preferences (the first listed wins a tie);
+    None when the client accepts neither JSON media type (406)."""
+    if accept is None or not accept.strip():
+        return GRAPHQL_RESPONSE
+    chosen, chosen_q = None, 0.0
+    for item in accept.split(","):
+        media_type, *parameters = (part.strip().lower() for part in item.split(";"))
+        q = next((_quality(value) for key, _, value in (p.partition("=") for p in parameters) if key == "q"), 1.0)
+        if media_type in ACCEPTED_AS and q > chosen_q:
+            chosen, chosen_q = ACCEPTED_AS[media_type], q
+    return chosen
+
+
+def _quality(value: str) -> float:
+    try:
+        return float(value)
+    except ValueError:
+        return 0.0
 
 
 def _wants_html(request: Request) -> bool:
@@ -153,22 +185,31 @@ class GraphQLEndpoint:
         await response(scope, receive, send)
 
     async def respond(self, request: Request) -> Response:
-        if request.method == "GET" and _wants_html(request):
+        if request.method in SAFE_METHODS and _wants_html(request):
             return HTMLResponse(get_graphql_ide_html("graphiql"))
-        modern = _wants_graphql_response(request)
+        media_type = response_media_type(request.headers.get("accept"))
+        if media_type is None:
+            return _plain(406, f"Accept {GRAPHQL_RESPONSE} or {LEGACY_JSON}.")
+        modern = media_type == GRAPHQL_RESPONSE
         try:
             params = await read_params(request, self.body_limit)
             profile = self.profiles.for_key(request.headers.get(API_KEY_HEADER))
             prepared, persisted = self.document(params, profile)
             outcome = await self.execute(request, prepared, params)
-        except HttpRefusal as refusal:
-            return _plain(refusal.status, refusal.message)
-        except DocumentRejected as rejected:
-            errors = [rejected_document(error).formatted for error in rejected.errors]
-            return self.errors_response(errors, modern, 400 if rejected.stage == "parse" else 422)
-        except ApiError as error:
-            return self.errors_response([{"message": error.message, "extensions": error.extensions}], modern, 400)
-        return self.result_response(outcome, modern, cacheable=persisted and request.method == "GET")
+        except (HttpRefusal, DocumentRejected, ApiError) as error:
+            return self.refused(error, modern)
+        return self.result_response(outcome, modern, cacheable=persisted and request.method in SAFE_METHODS)
+
+    def refused(self, error: HttpRefusal | DocumentRejected | ApiError, modern: bool) -> Response:
+        """The answer to a request refused before it ran: 400 with `application/graphql-response+json`;
+        with legacy `application/json`, 200 but for a malformed request."""
+        if isinstance(error, HttpRefusal):
+            return _plain(error.status, error.message)
+        if isinstance(error, DocumentRejected):
+            errors = [rejected_document(rejected).formatted for rejected in error.errors]
+        else:
+            errors = [{"message": error.message, "extensions": error.extensions}]
+        return self.errors_response(errors, modern, 400 if modern or isinstance(error, MalformedRequest) else 200)
 
     def document(self, params: Params, profile: Profile) -> tuple[Prepared, bool]:
         """The document to run and whether it is persisted, as the client's profile allows."""
@@ -181,11 +222,11 @@ class GraphQLEndpoint:
         if profile.persisted_only:
             raise QueryRejected("This client may send persisted documents only.")
         if not params.query:
-            raise QueryRejected("Send a query, or the id of a persisted document.")
+            raise MalformedRequest("Send a query, or the id of a persisted document.")
         return self.documents.prepare(params.query), False
 
     async def execute(self, request: Request, prepared: Prepared, params: Params) -> Outcome:
-        if request.method == "GET" and not only_queries(prepared, params.operation_name):
+        if request.method in SAFE_METHODS and not only_queries(prepared, params.operation_name):
             raise HttpRefusal(405, "Only queries may be sent over GET.")
         admitted = self.executor.admit(prepared, params.operation_name, params.variables)
         return await self.executor.run(prepared, admitted)
@@ -199,7 +240,7 @@ class GraphQLEndpoint:
         """A request refused before it ran: its errors (with their place in the document where they have
         one), and no data."""
         body = {"errors": list(errors), "extensions": self.cost_extension(None)}
-        return _json(body, status if modern else 200, modern)
+        return _json(body, status, modern)
 
     def result_response(self, outcome: Outcome, modern: bool, cacheable: bool) -> Response:
         body: dict[str, Any] = {"data": outcome.data}
@@ -211,6 +252,7 @@ class GraphQLEndpoint:
         if cacheable and not outcome.errors:
             response.headers["cache-control"] = f"public, max-age={self.cache_seconds}"
             response.headers["vary"] = f"accept, {API_KEY_HEADER}"
+            response.headers["etag"] = strong_etag(bytes(response.body))
         return response
 
 
@@ -220,7 +262,8 @@ def server_timing(outcome: Outcome) -> str:
 
 
 def _json(body: dict[str, Any], status: int, modern: bool) -> Response:
-    return Response(orjson.dumps(body), status_code=status, media_type=GRAPHQL_RESPONSE if modern else LEGACY_JSON)
+    media_type = GRAPHQL_RESPONSE if modern else LEGACY_JSON
+    return Response(orjson.dumps(body), status_code=status, media_type=f"{media_type}; charset=utf-8")
 
 
 def _plain(status: int, message: str) -> Response:

@@ -26,6 +26,8 @@ class Settings:
     max_tokens: int = 2_000
     max_body_bytes: int = 65_536
     persisted_cache_seconds: int = 300
+    cors_origins: tuple[str, ...] = ()  # origins browsers may call from; ("*",) for any, never with credentials
+    compress_min_bytes: int = 500  # answers at least this long leave gzip-compressed to clients that accept it
 
     @property
     def embedded_pgdata(self) -> Path:
@@ -40,6 +42,10 @@ def _int(name: str, default: int) -> int:
         return int(raw)
     except ValueError:
         raise SystemExit(f"{name} must be an integer") from None
+
+
+def _list(name: str) -> tuple[str, ...]:
+    return tuple(item.strip() for item in os.environ.get(name, "").split(",") if item.strip())
 
 
 def load_settings() -> Settings:
@@ -61,4 +67,6 @@ def load_settings() -> Settings:
         max_tokens=_int("ISNAD_MAX_TOKENS", 2_000),
         max_body_bytes=_int("ISNAD_MAX_BODY_BYTES", 65_536),
         persisted_cache_seconds=_int("ISNAD_PERSISTED_CACHE_SECONDS", 300),
+        cors_origins=_list("ISNAD_CORS_ORIGINS"),
+        compress_min_bytes=_int("ISNAD_COMPRESS_MIN_BYTES", 500),
     )

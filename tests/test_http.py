@@ -1,14 +1,17 @@
 """GraphQL over HTTP at /graphql: media types, status codes, methods, body limits, GraphiQL.
 
-With `Accept: application/graphql-response+json` a document that does not parse is 400, one that does
-not validate 422, one refused before it runs 400; with `application/json` (or no Accept) every GraphQL
-error is a 200. Anything but a query over GET is 405, an oversized body 413, a body not JSON-typed 415.
+With `Accept: application/graphql-response+json` (or no Accept header) a document refused before it
+runs is 400 (it does not parse, does not validate, or a limit refuses it); with `application/json`,
+`application/*` or `*/*` every GraphQL error is a 200; accepting neither is 406. A request that is not
+well-formed (its body not a JSON object, a parameter of the wrong type, no document) is 400 in both.
+Anything but a query over GET is 405, an oversized body 413, a body not JSON-typed 415.
 """
 
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import httpx
+import orjson
 import pytest
 
 from ingest.run import ImportReport
@@ -24,7 +27,7 @@ DOCUMENTS = {
       chains(limit: 20) { chains { nodes { narrator { hadiths(limit: 20) { items { hadith_id } } } } } } } } } }""",
     "success": QUERY,
 }
-MODERN_STATUS = {"syntax-error": 400, "validation-error": 422, "cost-refused": 400, "success": 200}
+MODERN_STATUS = {"syntax-error": 400, "validation-error": 400, "cost-refused": 400, "success": 200}
 
 
 def _media_type(response: httpx.Response) -> str:
@@ -35,34 +38,68 @@ def _codes(response: httpx.Response) -> list[str]:
     return [error["extensions"]["code"] for error in response.json().get("errors", [])]
 
 
-@pytest.mark.parametrize("kind", sorted(DOCUMENTS))
-async def test_graphql_response_json_statuses(client: httpx.AsyncClient, kind: str) -> None:
-    response = await client.post("/graphql", json={"query": DOCUMENTS[kind]}, headers={"accept": GRAPHQL_RESPONSE})
-    assert response.status_code == MODERN_STATUS[kind]
-    assert _media_type(response) == GRAPHQL_RESPONSE
-    assert _codes(response) == ([] if kind == "success" else ["QUERY_REJECTED"])
-
-
-@pytest.mark.parametrize("accept", [LEGACY_JSON, "*/*", None])
-@pytest.mark.parametrize("kind", sorted(DOCUMENTS))
-async def test_legacy_json_answers_every_graphql_error_with_200(
-    client: httpx.AsyncClient, kind: str, accept: str | None
-) -> None:
-    request = client.build_request("POST", "/graphql", json={"query": DOCUMENTS[kind]})
+async def _post(client: httpx.AsyncClient, content: bytes, accept: str | None) -> httpx.Response:
+    """A JSON POST to /graphql with this Accept header, or none at all."""
+    request = client.build_request("POST", "/graphql", content=content, headers={"content-type": LEGACY_JSON})
     if accept is None:
         del request.headers["accept"]
     else:
         request.headers["accept"] = accept
-    response = await client.send(request)
-    assert response.status_code == 200
-    assert _media_type(response) == LEGACY_JSON
+    return await client.send(request)
+
+
+@pytest.mark.parametrize("accept", [GRAPHQL_RESPONSE, None])
+@pytest.mark.parametrize("kind", sorted(DOCUMENTS))
+async def test_graphql_response_json_statuses(client: httpx.AsyncClient, kind: str, accept: str | None) -> None:
+    response = await _post(client, orjson.dumps({"query": DOCUMENTS[kind]}), accept)
+    assert response.status_code == MODERN_STATUS[kind]
+    assert response.headers["content-type"] == f"{GRAPHQL_RESPONSE}; charset=utf-8"
     assert _codes(response) == ([] if kind == "success" else ["QUERY_REJECTED"])
+    assert ("data" in response.json()) == (kind == "success")
+
+
+@pytest.mark.parametrize("accept", [LEGACY_JSON, "application/*", "*/*", "text/html, */*;q=0.8"])
+@pytest.mark.parametrize("kind", sorted(DOCUMENTS))
+async def test_legacy_json_answers_every_graphql_error_with_200(
+    client: httpx.AsyncClient, kind: str, accept: str
+) -> None:
+    response = await _post(client, orjson.dumps({"query": DOCUMENTS[kind]}), accept)
+    assert response.status_code == 200
+    assert response.headers["content-type"] == f"{LEGACY_JSON}; charset=utf-8"
+    assert _codes(response) == ([] if kind == "success" else ["QUERY_REJECTED"])
+
+
+@pytest.mark.parametrize("accept", ["text/html", "image/png, text/*", f"{GRAPHQL_RESPONSE};q=0, {LEGACY_JSON};q=0"])
+async def test_a_client_that_accepts_no_json_is_not_acceptable(
+    client: httpx.AsyncClient, statements: list[str], accept: str
+) -> None:
+    response = await _post(client, orjson.dumps({"query": QUERY}), accept)
+    assert response.status_code == 406
+    assert GRAPHQL_RESPONSE in response.text
+    assert statements == []
+
+
+@pytest.mark.parametrize(
+    ("accept", "chosen"),
+    [
+        (f"{LEGACY_JSON}, {GRAPHQL_RESPONSE}", LEGACY_JSON),
+        (f"{GRAPHQL_RESPONSE}, {LEGACY_JSON}", GRAPHQL_RESPONSE),
+        (f"{LEGACY_JSON};q=0.5, {GRAPHQL_RESPONSE}", GRAPHQL_RESPONSE),
+        (f"*/*;q=0.1, {GRAPHQL_RESPONSE};q=0.2", GRAPHQL_RESPONSE),
+        (f"{GRAPHQL_RESPONSE};q=oops, {LEGACY_JSON}", LEGACY_JSON),
+    ],
+)
+async def test_the_media_type_follows_the_clients_preference(
+    client: httpx.AsyncClient, accept: str, chosen: str
+) -> None:
+    response = await _post(client, orjson.dumps({"query": QUERY}), accept)
+    assert (response.status_code, _media_type(response)) == (200, chosen)
 
 
 async def test_graphql_response_json_is_chosen_when_preferred_among_others(client: httpx.AsyncClient) -> None:
     accept = f"{GRAPHQL_RESPONSE}, {LEGACY_JSON};q=0.9"
     response = await client.post("/graphql", json={"query": DOCUMENTS["validation-error"]}, headers={"accept": accept})
-    assert (response.status_code, _media_type(response)) == (422, GRAPHQL_RESPONSE)
+    assert (response.status_code, _media_type(response)) == (400, GRAPHQL_RESPONSE)
 
 
 @pytest.mark.parametrize("accept", [GRAPHQL_RESPONSE, LEGACY_JSON])
@@ -79,9 +116,13 @@ async def test_get_variables_and_operation_name_are_json_query_parameters(client
     assert response.json()["data"] == {"get_hadith": {"hadith_id": 100001}}
 
 
+@pytest.mark.parametrize("accept", [GRAPHQL_RESPONSE, LEGACY_JSON])
 @pytest.mark.parametrize("variables", ["not json", "[1, 2]"])
-async def test_get_variables_that_are_not_a_json_object_are_refused(client: httpx.AsyncClient, variables: str) -> None:
-    response = await client.get("/graphql", params={"query": QUERY, "variables": variables})
+async def test_get_variables_that_are_not_a_json_object_are_a_bad_request(
+    client: httpx.AsyncClient, variables: str, accept: str
+) -> None:
+    response = await client.get("/graphql", params={"query": QUERY, "variables": variables}, headers={"accept": accept})
+    assert (response.status_code, _media_type(response)) == (400, accept)
     assert _codes(response) == ["QUERY_REJECTED"]
 
 
@@ -146,25 +187,28 @@ async def test_a_body_over_max_body_bytes_is_refused(imported: ImportReport, dat
 
 
 @pytest.mark.parametrize("accept", [GRAPHQL_RESPONSE, LEGACY_JSON])
-@pytest.mark.parametrize("body", [b"{not json", b"[1, 2]", b'"query"'])
-async def test_a_post_body_that_is_not_a_json_object_is_rejected(
+@pytest.mark.parametrize("body", [b"{not json", b"", b"[1, 2]", b'"query"'])
+async def test_a_post_body_that_is_not_a_json_object_is_a_bad_request(
     client: httpx.AsyncClient, statements: list[str], body: bytes, accept: str
 ) -> None:
-    response = await client.post("/graphql", content=body, headers={"content-type": LEGACY_JSON, "accept": accept})
-    if accept == GRAPHQL_RESPONSE:
-        assert response.status_code == 400
+    response = await _post(client, body, accept)
+    assert (response.status_code, _media_type(response)) == (400, accept)
     assert _codes(response) == ["QUERY_REJECTED"]
+    assert "data" not in response.json()
     assert statements == []
 
 
+@pytest.mark.parametrize("accept", [GRAPHQL_RESPONSE, LEGACY_JSON])
 @pytest.mark.parametrize(
     "payload",
-    [{}, {"query": 42}, {"query": QUERY, "variables": [1]}, {"query": QUERY, "operationName": 1}],
-    ids=["no-query", "query-not-a-string", "variables-not-an-object", "operation-name-not-a-string"],
+    [{}, {"qeury": QUERY}, {"query": 42}, {"query": QUERY, "variables": [1]}, {"query": QUERY, "operationName": 1}],
+    ids=["no-query", "query-misspelt", "query-not-a-string", "variables-not-an-object", "operation-name-not-a-string"],
 )
-async def test_malformed_request_parameters_are_rejected(client: httpx.AsyncClient, payload: dict[str, Any]) -> None:
-    response = await client.post("/graphql", json=payload, headers={"accept": GRAPHQL_RESPONSE})
-    assert response.status_code == 400
+async def test_malformed_request_parameters_are_a_bad_request(
+    client: httpx.AsyncClient, payload: dict[str, Any], accept: str
+) -> None:
+    response = await _post(client, orjson.dumps(payload), accept)
+    assert (response.status_code, _media_type(response)) == (400, accept)
     assert _codes(response) == ["QUERY_REJECTED"]
 
 
@@ -176,6 +220,7 @@ async def test_a_browser_get_is_served_graphiql(client: httpx.AsyncClient) -> No
 
 
 async def test_a_browser_get_with_a_query_is_answered_not_served_graphiql(client: httpx.AsyncClient) -> None:
-    response = await client.get("/graphql", params={"query": QUERY}, headers={"accept": "text/html"})
+    accept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"  # a browser's navigation
+    response = await client.get("/graphql", params={"query": QUERY}, headers={"accept": accept})
     assert _media_type(response) == LEGACY_JSON
     assert response.json()["data"] == {"get_hadith": {"hadith_id": 100001}}
