@@ -26,6 +26,7 @@ class Settings:
     max_tokens: int = 2_000
     max_body_bytes: int = 65_536
     persisted_cache_seconds: int = 300
+    apq_cache_size: int = 1_024  # documents registered by automatic persisted queries, per process
 
     @property
     def embedded_pgdata(self) -> Path:
@@ -61,4 +62,5 @@ def load_settings() -> Settings:
         max_tokens=_int("ISNAD_MAX_TOKENS", 2_000),
         max_body_bytes=_int("ISNAD_MAX_BODY_BYTES", 65_536),
         persisted_cache_seconds=_int("ISNAD_PERSISTED_CACHE_SECONDS", 300),
+        apq_cache_size=_int("ISNAD_APQ_CACHE_SIZE", 1_024),
     )
