@@ -13,6 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from app.apq import RegisteredDocuments
 from app.cost import CostLimits
 from app.data.sources import SourceCatalog
 from app.database import create_engine, ping
@@ -71,6 +72,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
         documents,
         manifest,
         Profiles(settings.api_keys, settings.default_client_mode),
+        RegisteredDocuments(settings.apq_cache_size),
         body_limit=settings.max_body_bytes,
         cache_seconds=settings.persisted_cache_seconds,
     )

@@ -8,8 +8,10 @@ errors), and 406 when it accepts neither. Whatever the media type, a request tha
 well-formed GraphQL-over-HTTP request (a body that is not a JSON object, parameters of the wrong
 type, no document) is 400; 405 for anything but a query over GET, 413 for an oversized body, 415 for
 a body that is not JSON-typed. JSON answers say `charset=utf-8`. Persisted documents are found by
-Apollo's `extensions.persistedQuery.sha256Hash` or by the draft's `documentId: "sha256:<hex>"`; a
-persisted GET (or HEAD) carries cache headers and a strong ETag (`app/http_cache.py` answers 304).
+Apollo's `extensions.persistedQuery.sha256Hash` or by the draft's `documentId: "sha256:<hex>"`: in the
+manifest, or, for a client that may send free documents, among those it registered by sending the hash
+with the text (automatic persisted queries, `app/apq.py`); a persisted GET (or HEAD) carries cache
+headers and a strong ETag (`app/http_cache.py` answers 304).
 """
 
 from collections.abc import Mapping, Sequence
@@ -22,6 +24,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.types import Receive, Scope, Send
 from strawberry.http.ides import get_graphql_ide_html
 
+from app.apq import RegisteredDocuments, check_hash
 from app.cost import Measure
 from app.documents import DocumentRejected, Documents, Prepared, only_queries
 from app.errors import ApiError, PersistedQueryNotFound, QueryRejected, rejected_document
@@ -53,6 +56,16 @@ class HttpRefusal(Exception):
 
 class MalformedRequest(QueryRejected):
     """A request that is not a well-formed GraphQL-over-HTTP request: 400 whatever the media type."""
+
+
+@dataclass(frozen=True)
+class Found:
+    """The document a request runs: whether it is persisted, and the hash to register it under once
+    admitted (an automatic persisted query sent with its text)."""
+
+    prepared: Prepared
+    persisted: bool
+    registers: str | None = None
 
 
 @dataclass(frozen=True)
@@ -167,6 +180,7 @@ class GraphQLEndpoint:
         documents: Documents,
         manifest: Mapping[str, PersistedOperation],
         profiles: Profiles,
+        registered: RegisteredDocuments,
         body_limit: int,
         cache_seconds: int,
     ) -> None:
@@ -174,6 +188,7 @@ class GraphQLEndpoint:
         self.documents = documents
         self.manifest = manifest
         self.profiles = profiles
+        self.registered = registered
         self.body_limit = body_limit
         self.cache_seconds = cache_seconds
         for operation in manifest.values():  # parsed and validated once, at start-up
@@ -194,11 +209,11 @@ class GraphQLEndpoint:
         try:
             params = await read_params(request, self.body_limit)
             profile = self.profiles.for_key(request.headers.get(API_KEY_HEADER))
-            prepared, persisted = self.document(params, profile)
-            outcome = await self.execute(request, prepared, params)
+            found = self.document(params, profile)
+            outcome = await self.execute(request, found, params)
         except (HttpRefusal, DocumentRejected, ApiError) as error:
             return self.refused(error, modern)
-        return self.result_response(outcome, modern, cacheable=persisted and request.method in SAFE_METHODS)
+        return self.result_response(outcome, modern, cacheable=found.persisted and request.method in SAFE_METHODS)
 
     def refused(self, error: HttpRefusal | DocumentRejected | ApiError, modern: bool) -> Response:
         """The answer to a request refused before it ran: 400 with `application/graphql-response+json`;
@@ -211,24 +226,43 @@ class GraphQLEndpoint:
             errors = [{"message": error.message, "extensions": error.extensions}]
         return self.errors_response(errors, modern, 400 if modern or isinstance(error, MalformedRequest) else 200)
 
-    def document(self, params: Params, profile: Profile) -> tuple[Prepared, bool]:
-        """The document to run and whether it is persisted, as the client's profile allows."""
+    def document(self, params: Params, profile: Profile) -> Found:
+        """The document to run, as the client's profile allows."""
         persisted_id = _persisted_id(params)
-        if persisted_id is not None:
-            operation = self.manifest.get(persisted_id)
-            if operation is None:
-                raise PersistedQueryNotFound("PersistedQueryNotFound")
-            return self.documents.prepare(operation.body), True
-        if profile.persisted_only:
-            raise QueryRejected("This client may send persisted documents only.")
-        if not params.query:
-            raise MalformedRequest("Send a query, or the id of a persisted document.")
-        return self.documents.prepare(params.query), False
+        if persisted_id is None:
+            if profile.persisted_only:
+                raise QueryRejected("This client may send persisted documents only.")
+            if not params.query:
+                raise MalformedRequest("Send a query, or the id of a persisted document.")
+            return Found(self.documents.prepare(params.query), persisted=False)
+        return self.persisted_document(persisted_id, params.query, profile)
 
-    async def execute(self, request: Request, prepared: Prepared, params: Params) -> Outcome:
+    def persisted_document(self, hash_: str, text: str | None, profile: Profile) -> Found:
+        """A manifest document, for any profile; for a profile that may send free documents, one it
+        registered, or the text sent beside its hash, to be registered once admitted."""
+        if text:
+            check_hash(hash_, text)
+        operation = self.manifest.get(hash_)
+        if operation is not None:
+            return Found(self.documents.prepare(operation.body), persisted=True)
+        if profile.persisted_only:
+            if text:
+                raise QueryRejected("This client may send persisted documents only.")
+            raise PersistedQueryNotFound("PersistedQueryNotFound")
+        registered = self.registered.get(hash_)
+        if registered is not None:
+            return Found(self.documents.prepare(registered), persisted=True)
+        if not text:
+            raise PersistedQueryNotFound("PersistedQueryNotFound")
+        return Found(self.documents.prepare(text), persisted=False, registers=hash_)
+
+    async def execute(self, request: Request, found: Found, params: Params) -> Outcome:
+        prepared = found.prepared
         if request.method in SAFE_METHODS and not only_queries(prepared, params.operation_name):
             raise HttpRefusal(405, "Only queries may be sent over GET.")
         admitted = self.executor.admit(prepared, params.operation_name, params.variables)
+        if found.registers is not None:
+            self.registered.register(found.registers, prepared.text)
         return await self.executor.run(prepared, admitted)
 
     def cost_extension(self, cost: Measure | None) -> dict[str, Any]:

@@ -28,6 +28,7 @@ class Settings:
     persisted_cache_seconds: int = 300
     cors_origins: tuple[str, ...] = ()  # origins browsers may call from; ("*",) for any, never with credentials
     compress_min_bytes: int = 500  # answers at least this long leave gzip-compressed to clients that accept it
+    apq_cache_size: int = 1_024  # documents registered by automatic persisted queries, per process
 
     @property
     def embedded_pgdata(self) -> Path:
@@ -69,4 +70,5 @@ def load_settings() -> Settings:
         persisted_cache_seconds=_int("ISNAD_PERSISTED_CACHE_SECONDS", 300),
         cors_origins=_list("ISNAD_CORS_ORIGINS"),
         compress_min_bytes=_int("ISNAD_COMPRESS_MIN_BYTES", 500),
+        apq_cache_size=_int("ISNAD_APQ_CACHE_SIZE", 1_024),
     )

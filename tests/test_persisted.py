@@ -1,7 +1,8 @@
 """Persisted documents: the Apollo manifest, the three ways to send one, and the profiles that require them.
 
 A persisted document is found by Apollo's `extensions.persistedQuery.sha256Hash` (POST or GET) or by
-the GraphQL-over-HTTP `documentId: "sha256:<hex>"` (POST or GET). Nothing is ever registered on the fly.
+the GraphQL-over-HTTP `documentId: "sha256:<hex>"` (POST or GET). Registering documents on the fly
+(automatic persisted queries) is tested in test_apq.py.
 """
 
 import hashlib
@@ -137,25 +138,6 @@ async def test_an_unknown_persisted_id_is_not_found_without_sql(
     response = await client.request(url="/graphql", **UNKNOWN_FORMS[form])
     assert _error(response) == ("PERSISTED_QUERY_NOT_FOUND", "PersistedQueryNotFound")
     assert statements == []
-
-
-async def test_a_hash_sent_with_its_full_text_is_never_registered_nor_run(
-    client: httpx.AsyncClient, statements: list[str]
-) -> None:
-    hash_ = hashlib.sha256(FREE_DOCUMENT.encode("utf-8")).hexdigest()
-    registering = await client.post("/graphql", json={"query": FREE_DOCUMENT, "extensions": _apq(hash_)})
-    assert _error(registering) == ("PERSISTED_QUERY_NOT_FOUND", "PersistedQueryNotFound")
-    again = await client.post("/graphql", json={"extensions": _apq(hash_)})
-    assert _error(again) == ("PERSISTED_QUERY_NOT_FOUND", "PersistedQueryNotFound")
-    by_id = await client.post("/graphql", json={"documentId": f"sha256:{hash_}", "query": FREE_DOCUMENT})
-    assert _error(by_id) == ("PERSISTED_QUERY_NOT_FOUND", "PersistedQueryNotFound")
-    assert statements == []
-
-
-async def test_the_text_sent_beside_a_known_hash_is_not_what_runs(client: httpx.AsyncClient) -> None:
-    body = {"query": FREE_DOCUMENT, "extensions": _apq(_ids()["get_hadith"]), "variables": {"hadith_id": 100001}}
-    data = (await client.post("/graphql", json=body)).json()["data"]
-    assert set(data["get_hadith"]) > {"hadith_id", "canonical_reference", "provenance"}
 
 
 # --- cache headers --------------------------------------------------------------------------------------
