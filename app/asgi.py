@@ -1,4 +1,5 @@
-"""The ASGI application: /graphql, /tools, /healthz (alive) and /readyz (database reachable)."""
+"""The ASGI application: /graphql, /tools, /healthz (alive), /readyz (database reachable) and the files
+of GraphiQL (/graphiql/static)."""
 
 import gc
 from collections.abc import AsyncIterator
@@ -8,13 +9,14 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.routing import Route
+from starlette.routing import Mount, Route
 
 from app.cost import CostLimits
 from app.data.sources import SourceCatalog
 from app.database import create_engine, ping
 from app.documents import Documents
 from app.execution import Executor
+from app.graphiql import ASSETS_PATH, graphiql_assets
 from app.graphql import GraphQLEndpoint
 from app.persisted import DEFAULT_DIR, load_manifest
 from app.profiles import Profiles
@@ -65,6 +67,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
             Route("/graphql", graphql, methods=["GET", "POST"]),
             Route("/tools", tools.list, methods=["GET"]),
             Route("/tools/{name}", tools.call, methods=["POST"]),
+            Mount(ASSETS_PATH, graphiql_assets()),
         ],
         lifespan=lifespan,
     )

@@ -5,7 +5,8 @@ when the client accepts it (400 for a document that does not parse, 422 for one 
 validate, 400 for one refused before it runs), legacy `application/json` otherwise (200 with the
 errors); 405 for anything but a query over GET, 413 for an oversized body, 415 for a body that is
 not JSON. Persisted documents are found by Apollo's `extensions.persistedQuery.sha256Hash` or by the
-draft's `documentId: "sha256:<hex>"`; a persisted GET carries cache headers.
+draft's `documentId: "sha256:<hex>"`; a persisted GET carries cache headers. A browser's GET (HTML
+accepted, no document) gets the GraphiQL page of `app/graphiql.py`.
 """
 
 from collections.abc import Mapping, Sequence
@@ -14,14 +15,14 @@ from typing import Any
 
 import orjson
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
-from strawberry.http.ides import get_graphql_ide_html
 
 from app.cost import Measure
 from app.documents import DocumentRejected, Documents, Prepared, only_queries
 from app.errors import ApiError, PersistedQueryNotFound, QueryRejected, rejected_document
 from app.execution import Executor, Outcome
+from app.graphiql import graphiql_page
 from app.persisted import PersistedOperation
 from app.profiles import API_KEY_HEADER, Profile, Profiles
 
@@ -154,7 +155,7 @@ class GraphQLEndpoint:
 
     async def respond(self, request: Request) -> Response:
         if request.method == "GET" and _wants_html(request):
-            return HTMLResponse(get_graphql_ide_html("graphiql"))
+            return graphiql_page()
         modern = _wants_graphql_response(request)
         try:
             params = await read_params(request, self.body_limit)
