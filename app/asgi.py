@@ -1,4 +1,5 @@
-"""The ASGI application: /graphql, /tools, /healthz (alive) and /readyz (database reachable)."""
+"""The ASGI application: /graphql, /tools, /healthz (alive), /readyz (database reachable) and the files
+of GraphiQL (/graphiql/static)."""
 
 import gc
 from collections.abc import AsyncIterator
@@ -11,7 +12,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.routing import Route
+from starlette.routing import Mount, Route
 
 from app.apq import RegisteredDocuments
 from app.cost import CostLimits
@@ -19,6 +20,7 @@ from app.data.sources import SourceCatalog
 from app.database import create_engine, ping
 from app.documents import Documents
 from app.execution import Executor
+from app.graphiql import ASSETS_PATH, graphiql_assets
 from app.graphql import GraphQLEndpoint
 from app.http_cache import Revalidation
 from app.persisted import DEFAULT_DIR, load_manifest
@@ -91,6 +93,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
             Route("/graphql", graphql, methods=["GET", "POST"]),
             Route("/tools", tools.list, methods=["GET"]),
             Route("/tools/{name}", tools.call, methods=["POST"]),
+            Mount(ASSETS_PATH, graphiql_assets()),
         ],
         middleware=edge(settings),
         lifespan=lifespan,

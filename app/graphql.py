@@ -11,7 +11,8 @@ a body that is not JSON-typed. JSON answers say `charset=utf-8`. Persisted docum
 Apollo's `extensions.persistedQuery.sha256Hash` or by the draft's `documentId: "sha256:<hex>"`: in the
 manifest, or, for a client that may send free documents, among those it registered by sending the hash
 with the text (automatic persisted queries, `app/apq.py`); a persisted GET (or HEAD) carries cache
-headers and a strong ETag (`app/http_cache.py` answers 304).
+headers and a strong ETag (`app/http_cache.py` answers 304). A browser's GET (HTML accepted, no
+document) gets the GraphiQL page of `app/graphiql.py`.
 """
 
 from collections.abc import Mapping, Sequence
@@ -20,15 +21,15 @@ from typing import Any
 
 import orjson
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
-from strawberry.http.ides import get_graphql_ide_html
 
 from app.apq import RegisteredDocuments, check_hash
 from app.cost import Measure
 from app.documents import DocumentRejected, Documents, Prepared, only_queries
 from app.errors import ApiError, PersistedQueryNotFound, QueryRejected, rejected_document
 from app.execution import Executor, Outcome
+from app.graphiql import graphiql_page
 from app.http_cache import strong_etag
 from app.persisted import PersistedOperation
 from app.profiles import API_KEY_HEADER, Profile, Profiles
@@ -201,7 +202,7 @@ class GraphQLEndpoint:
 
     async def respond(self, request: Request) -> Response:
         if request.method in SAFE_METHODS and _wants_html(request):
-            return HTMLResponse(get_graphql_ide_html("graphiql"))
+            return graphiql_page()
         media_type = response_media_type(request.headers.get("accept"))
         if media_type is None:
             return _plain(406, f"Accept {GRAPHQL_RESPONSE} or {LEGACY_JSON}.")

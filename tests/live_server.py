@@ -1,0 +1,46 @@
+"""The API served by a real uvicorn on a free loopback port, in a process of its own, for browsers."""
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import httpx
+
+from tests.tcp_proxy import free_port
+
+START_SECONDS = 30
+
+
+@contextmanager
+def uvicorn_serving(database_url: str, schema: str, **environment: str) -> Iterator[str]:
+    """`http://127.0.0.1:<port>` once /readyz answers; the server is ended after. `environment`
+    adds ISNAD_* settings."""
+    port = free_port()
+    env = {**os.environ, "ISNAD_DATABASE_URL": database_url, "ISNAD_DB_SCHEMA": schema, **environment}
+    command = [sys.executable, "-m", "uvicorn", "app.asgi:app_from_environment", "--factory"]
+    command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
+    process = subprocess.Popen(command, env=env)  # noqa: S603 (a fixed command line)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_ready(base, process)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def _wait_ready(base: str, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"uvicorn exited with {process.returncode}")
+        try:
+            if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.2)
+    raise TimeoutError(f"uvicorn did not get ready in {START_SECONDS} s")
