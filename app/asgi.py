@@ -42,15 +42,16 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
     executor = Executor(strawberry_schema, engine, SourceCatalog(), allowed)
     documents = Documents(schema, settings.max_tokens)
     manifest = load_manifest(DEFAULT_DIR)
+    profiles = Profiles(settings.api_keys, settings.default_client_mode)
     graphql = GraphQLEndpoint(
         executor,
         documents,
         manifest,
-        Profiles(settings.api_keys, settings.default_client_mode),
+        profiles,
         body_limit=settings.max_body_bytes,
         cache_seconds=settings.persisted_cache_seconds,
     )
-    tools = Tools(schema, executor, documents, manifest, settings.max_body_bytes)
+    tools = Tools(schema, executor, documents, manifest, profiles, settings.max_body_bytes)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
