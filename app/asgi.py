@@ -1,4 +1,4 @@
-"""The ASGI application: /graphql, /tools, /healthz (alive) and /readyz (database reachable)."""
+"""The ASGI application: /graphql, /tools, /mcp (the tools over MCP), /healthz and /readyz (database reachable)."""
 
 import gc
 from collections.abc import AsyncIterator
@@ -16,6 +16,7 @@ from app.database import create_engine, ping
 from app.documents import Documents
 from app.execution import Executor
 from app.graphql import GraphQLEndpoint
+from app.mcp import McpEndpoint
 from app.persisted import DEFAULT_DIR, load_manifest
 from app.profiles import Profiles
 from app.settings import Settings, load_settings
@@ -52,11 +53,13 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
         cache_seconds=settings.persisted_cache_seconds,
     )
     tools = Tools(schema, executor, documents, manifest, profiles, settings.max_body_bytes)
+    mcp = McpEndpoint(tools, settings.max_body_bytes)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         gc.freeze()  # what start-up built lives as long as the process: the collector need not scan it again
-        yield
+        async with mcp.running():
+            yield
         await engine.dispose()
 
     app = Starlette(
@@ -66,11 +69,13 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
             Route("/graphql", graphql, methods=["GET", "POST"]),
             Route("/tools", tools.list, methods=["GET"]),
             Route("/tools/{name}", tools.call, methods=["POST"]),
+            Route("/mcp", mcp),
         ],
         lifespan=lifespan,
     )
     app.state.engine = engine
     app.state.executor = executor
+    app.state.tools = tools
     return app
 
 
