@@ -7,6 +7,7 @@ A tool's output is `data.<tool>` of its persisted GraphQL response, byte for byt
 unknown API key is refused), the arguments checked against the input schema, then the document.
 """
 
+import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -15,8 +16,8 @@ from graphql import GraphQLSchema
 from starlette.requests import Request
 from starlette.responses import Response
 
-from app.documents import DocumentRejected, Documents
-from app.errors import ApiError, ErrorCode, InvalidInput, NotFound, QueryRejected
+from app.documents import Documents
+from app.errors import ApiError, ErrorCode, InternalError, InvalidInput, NotFound, QueryRejected
 from app.execution import Executor
 from app.graphql import HttpRefusal, read_body, server_timing
 from app.persisted import PersistedOperation
@@ -24,6 +25,7 @@ from app.profiles import API_KEY_HEADER, Profiles
 from app.tool_input import check_arguments
 from schema.contract import TOOLS, input_schema, output_schema
 
+logger = logging.getLogger("isnad_graphql")
 HTTP_STATUS = {
     ErrorCode.INVALID_INPUT: 400,
     ErrorCode.UNSUPPORTED_LANGUAGE: 400,
@@ -118,8 +120,11 @@ class Tools:
             return await self._run(name, arguments, api_key)
         except ApiError as error:
             raise ToolFailed.of(error) from None
-        except DocumentRejected:
-            raise ToolFailed(ErrorCode.INTERNAL_ERROR, "Internal error.") from None
+        except ToolFailed:
+            raise
+        except Exception:  # masked, as errors.py masks what escapes a resolver: nothing internal is sent
+            logger.exception("tool %s failed", name)
+            raise ToolFailed.of(InternalError()) from None
 
     async def _run(self, name: str, arguments: dict[str, Any], api_key: str | None) -> tuple[bytes, str]:
         if name not in self.operations:

@@ -11,6 +11,7 @@ import httpx
 import orjson
 import pytest
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+from starlette.applications import Starlette
 
 from ingest.run import ImportReport
 from schema.contract import TOOLS, input_schema, output_schema
@@ -173,3 +174,15 @@ async def test_a_tool_body_over_max_body_bytes_is_refused(imported: ImportReport
         http = served.client
         response = await http.post("/tools/search_hadith", json={"query": "x" * 2000})
         assert response.status_code == 413
+
+
+async def test_an_unexpected_failure_is_a_masked_internal_error(
+    client: httpx.AsyncClient, app: Starlette, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def fails(*_: object) -> None:
+        raise RuntimeError('relation "isnad.hadith" does not exist')
+
+    monkeypatch.setattr(app.state.tools.executor, "run", fails)
+    response = await client.post("/tools/get_hadith", json={"hadith_id": 100001})
+    assert response.status_code == 500
+    assert response.json() == {"error": {"code": "INTERNAL_ERROR", "message": "Internal error."}}
