@@ -1,5 +1,5 @@
 """The `isnad-graphql` command: `ingest` builds the reference database (the only writer); `serve` runs the
-read-only API. It is the one module that reaches both sides.
+read-only API, `mcp --stdio` its tools over MCP. It is the one module that reaches both sides.
 """
 
 import argparse
@@ -29,6 +29,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=1)
+    mcp = commands.add_parser("mcp", help="serve the eight tools over MCP (the API serves them over HTTP at /mcp)")
+    mcp.add_argument("--stdio", action="store_true", required=True, help="over stdin and stdout, for desktop agents")
     return parser
 
 
@@ -87,6 +89,26 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _mcp(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from app.asgi import create_app
+    from app.mcp import serve_stdio
+
+    settings = load_settings()
+    with database_url(settings.database_url, settings.embedded_pgdata) as url:
+        app = create_app(settings, url)
+
+        async def serve() -> None:
+            try:
+                await serve_stdio(app.state.tools)
+            finally:
+                await app.state.engine.dispose()
+
+        asyncio.run(serve())
+    return 0
+
+
 def _check_readonly(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -122,6 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handlers = {
         "ingest": _ingest,
         "serve": _serve,
+        "mcp": _mcp,
         "audit": _audit,
         "check-readonly": _check_readonly,
         "persisted-manifest": _persisted_manifest,

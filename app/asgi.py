@@ -1,5 +1,5 @@
-"""The ASGI application: /graphql, /tools, /healthz (alive), /readyz (database reachable) and the files
-of GraphiQL (/graphiql/static)."""
+"""The ASGI application: /graphql, /tools, /mcp (the tools over MCP), /healthz (alive), /readyz (database
+reachable) and the files of GraphiQL (/graphiql/static)."""
 
 import gc
 from collections.abc import AsyncIterator
@@ -23,13 +23,14 @@ from app.execution import Executor
 from app.graphiql import ASSETS_PATH, graphiql_assets
 from app.graphql import GraphQLEndpoint
 from app.http_cache import Revalidation
+from app.mcp import McpEndpoint
 from app.persisted import DEFAULT_DIR, load_manifest
 from app.profiles import API_KEY_HEADER, Profiles
 from app.settings import Settings, load_settings
 from app.tools import Tools
 from schema.build import build_schema
 
-CORS_REQUEST_HEADERS = ["accept", "content-type", API_KEY_HEADER]
+CORS_REQUEST_HEADERS = ["accept", "content-type", API_KEY_HEADER, "mcp-protocol-version"]  # the last: MCP over HTTP
 CORS_EXPOSED_HEADERS = ["server-timing", "etag"]
 
 
@@ -69,21 +70,24 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
     executor = Executor(strawberry_schema, engine, SourceCatalog(), allowed)
     documents = Documents(schema, settings.max_tokens)
     manifest = load_manifest(DEFAULT_DIR)
+    profiles = Profiles(settings.api_keys, settings.default_client_mode)
     graphql = GraphQLEndpoint(
         executor,
         documents,
         manifest,
-        Profiles(settings.api_keys, settings.default_client_mode),
+        profiles,
         RegisteredDocuments(settings.apq_cache_size),
         body_limit=settings.max_body_bytes,
         cache_seconds=settings.persisted_cache_seconds,
     )
-    tools = Tools(schema, executor, documents, manifest, settings.max_body_bytes)
+    tools = Tools(schema, executor, documents, manifest, profiles, settings.max_body_bytes)
+    mcp = McpEndpoint(tools, settings.max_body_bytes)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         gc.freeze()  # what start-up built lives as long as the process: the collector need not scan it again
-        yield
+        async with mcp.running():
+            yield
         await engine.dispose()
 
     app = Starlette(
@@ -94,12 +98,14 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
             Route("/tools", tools.list, methods=["GET"]),
             Route("/tools/{name}", tools.call, methods=["POST"]),
             Mount(ASSETS_PATH, graphiql_assets()),
+            Route("/mcp", mcp),
         ],
         middleware=edge(settings),
         lifespan=lifespan,
     )
     app.state.engine = engine
     app.state.executor = executor
+    app.state.tools = tools
     return app
 
 

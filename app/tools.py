@@ -2,9 +2,12 @@
 eight tools in plain JSON Schema, `POST /tools/{name}` runs one tool's persisted document.
 
 A tool's output is `data.<tool>` of its persisted GraphQL response, byte for byte; an error is
-`{"error": {code, message}}` with a fitting HTTP status. No provider's function-calling format.
+`{"error": {code, message, alias}}` with a fitting HTTP status. No provider's function-calling format.
+`Tools.run` is the one way a tool runs, here and over MCP (`app/mcp.py`): the client's profile (an
+unknown API key is refused), the arguments checked against the input schema, then the document.
 """
 
+import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -13,13 +16,16 @@ from graphql import GraphQLSchema
 from starlette.requests import Request
 from starlette.responses import Response
 
-from app.documents import DocumentRejected, Documents
-from app.errors import ApiError, ErrorCode, InvalidInput, QueryRejected
+from app.documents import Documents
+from app.errors import ApiError, ErrorCode, InternalError, InvalidInput, NotFound, QueryRejected
 from app.execution import Executor
 from app.graphql import HttpRefusal, read_body, server_timing
 from app.persisted import PersistedOperation
+from app.profiles import API_KEY_HEADER, Profiles
+from app.tool_input import check_arguments
 from schema.contract import TOOLS, input_schema, output_schema
 
+logger = logging.getLogger("isnad_graphql")
 HTTP_STATUS = {
     ErrorCode.INVALID_INPUT: 400,
     ErrorCode.UNSUPPORTED_LANGUAGE: 400,
@@ -37,9 +43,22 @@ def _json(body: object, status: int = 200) -> Response:
     return Response(orjson.dumps(body), status_code=status, media_type="application/json")
 
 
-def _error(code: str, message: str, alias: str | None = None) -> Response:
-    error = {"code": code, "message": message} | ({"alias": alias} if alias else {})
-    return _json({"error": error}, HTTP_STATUS.get(ErrorCode(code), 500))
+class ToolFailed(Exception):
+    """A tool call's error of the closed set, as `/tools` and the MCP server both return it."""
+
+    def __init__(self, code: str, message: str, alias: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.alias = alias
+
+    @classmethod
+    def of(cls, error: ApiError) -> "ToolFailed":
+        return cls(error.code, error.message, error.alias)
+
+    def body(self) -> dict[str, dict[str, str]]:
+        """`{"error": {code, message, alias}}`, the alias only where the contract names one."""
+        return {"error": {"code": self.code, "message": self.message} | ({"alias": self.alias} if self.alias else {})}
 
 
 class Tools:
@@ -49,11 +68,13 @@ class Tools:
         executor: Executor,
         documents: Documents,
         manifest: Mapping[str, PersistedOperation],
+        profiles: Profiles,
         body_limit: int,
     ) -> None:
         self.body_limit = body_limit
         self.executor = executor
         self.documents = documents
+        self.profiles = profiles
         self.operations = {operation.name: operation for operation in manifest.values()}
         root = schema.query_type
         self.descriptions = {name: field.description for name, field in (root.fields.items() if root else ())}
@@ -74,40 +95,48 @@ class Tools:
         return _json({"tools": self.definitions()})
 
     async def call(self, request: Request) -> Response:
-        name = request.path_params["name"]
-        if name not in self.operations:
-            return _error(ErrorCode.NOT_FOUND, f"No tool is named {name!r}.")
         try:
-            arguments = await self._arguments(request, name)
-            return await self._run(name, arguments)
-        except ApiError as error:
-            return _error(error.code, error.message, error.alias)
+            arguments = await self._arguments(request)
+            output, timing = await self.run(request.path_params["name"], arguments, request.headers.get(API_KEY_HEADER))
         except HttpRefusal as refusal:
             return _json({"error": {"code": ErrorCode.INVALID_INPUT, "message": refusal.message}}, refusal.status)
-        except DocumentRejected:
-            return _error(ErrorCode.INTERNAL_ERROR, "Internal error.")
+        except ToolFailed as failed:
+            return _json(failed.body(), HTTP_STATUS.get(ErrorCode(failed.code), 500))
+        return Response(output, media_type="application/json", headers={"server-timing": timing})
 
-    async def _arguments(self, request: Request, name: str) -> dict[str, Any]:
+    async def _arguments(self, request: Request) -> dict[str, Any]:
         try:
             arguments = orjson.loads(await read_body(request, self.body_limit) or b"{}")
         except orjson.JSONDecodeError:
-            raise InvalidInput("The body must be the tool's input as a JSON object.") from None
+            arguments = None
         if not isinstance(arguments, dict):
-            raise InvalidInput("The body must be the tool's input as a JSON object.")
-        unknown = sorted(set(arguments) - set(input_schema(name)["properties"]))
-        if unknown:
-            raise InvalidInput(f"Unknown argument: {', '.join(unknown)}.")
+            raise ToolFailed.of(InvalidInput("The body must be the tool's input as a JSON object."))
         return arguments
 
-    async def _run(self, name: str, arguments: dict[str, Any]) -> Response:
+    async def run(self, name: str, arguments: dict[str, Any], api_key: str | None) -> tuple[bytes, str]:
+        """The tool's output (the JSON of `data.<tool>`) and its Server-Timing, for a client with
+        `api_key`; raises `ToolFailed`."""
+        try:
+            return await self._run(name, arguments, api_key)
+        except ApiError as error:
+            raise ToolFailed.of(error) from None
+        except ToolFailed:
+            raise
+        except Exception:  # masked, as errors.py masks what escapes a resolver: nothing internal is sent
+            logger.exception("tool %s failed", name)
+            raise ToolFailed.of(InternalError()) from None
+
+    async def _run(self, name: str, arguments: dict[str, Any], api_key: str | None) -> tuple[bytes, str]:
+        if name not in self.operations:
+            raise NotFound(f"No tool is named {name!r}.")
+        self.profiles.for_key(api_key)  # every profile may call the tools; an unknown key is refused
+        check_arguments(name, arguments)
         prepared = self.documents.prepare(self.operations[name].body)
         outcome = await self.executor.run(prepared, self.executor.admit(prepared, name, arguments))
         if outcome.errors:
             extensions = outcome.errors[0].extensions or {}
-            return _error(
-                extensions.get("code", ErrorCode.INTERNAL_ERROR), outcome.errors[0].message, extensions.get("alias")
-            )
+            code = extensions.get("code", ErrorCode.INTERNAL_ERROR)
+            raise ToolFailed(code, outcome.errors[0].message, extensions.get("alias"))
         if outcome.data is None:
             raise QueryRejected("The tool returned nothing.")
-        headers = {"server-timing": server_timing(outcome)}
-        return Response(orjson.dumps(outcome.data[name]), media_type="application/json", headers=headers)
+        return orjson.dumps(outcome.data[name]), server_timing(outcome)

@@ -1,7 +1,7 @@
 """The neutral tool surface: `GET /tools` describes the eight tools, `POST /tools/{name}` runs one.
 
 A tool's output is `data.<tool>` of its persisted GraphQL response, byte for byte; an error is
-`{"error": {code, message}}` with a fitting HTTP status.
+`{"error": {code, message, alias}}` with a fitting HTTP status.
 """
 
 import json
@@ -11,6 +11,7 @@ import httpx
 import orjson
 import pytest
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+from starlette.applications import Starlette
 
 from ingest.run import ImportReport
 from schema.contract import TOOLS, input_schema, output_schema
@@ -120,9 +121,28 @@ async def test_a_tool_error_is_the_contract_error_with_its_status(
     assert (error["code"], error.get("alias")) == (code, alias)
 
 
-async def test_a_limit_over_the_maximum_runs_no_sql(client: httpx.AsyncClient, statements: list[str]) -> None:
-    response = await client.post("/tools/search_hadith", json={"query": "bukhari:1", "limit": 21})
-    assert _error(response)["code"] == "LIMIT_EXCEEDED"
+@pytest.mark.parametrize(
+    ("arguments", "code"),
+    [
+        ({"query": "bukhari:1", "limit": 21}, "LIMIT_EXCEEDED"),
+        ({"query": "bukhari:1", "query_language": "de"}, "UNSUPPORTED_LANGUAGE"),
+        ({"query": "   "}, "INVALID_INPUT"),
+        ({"query": "bukhari:1", "collection_id": "1"}, "INVALID_INPUT"),
+    ],
+    ids=["limit-over-the-maximum", "language", "blank-query", "wrong-type"],
+)
+async def test_an_input_its_schema_refuses_runs_no_sql(
+    client: httpx.AsyncClient, statements: list[str], arguments: dict[str, Any], code: str
+) -> None:
+    response = await client.post("/tools/search_hadith", json=arguments)
+    assert _error(response)["code"] == code
+    assert statements == []
+
+
+async def test_an_unknown_api_key_is_refused(client: httpx.AsyncClient, statements: list[str]) -> None:
+    response = await client.post("/tools/get_hadith", json={"hadith_id": 100001}, headers={"x-api-key": "not-a-key"})
+    assert response.status_code == 400
+    assert _error(response)["code"] == "QUERY_REJECTED"
     assert statements == []
 
 
@@ -154,3 +174,15 @@ async def test_a_tool_body_over_max_body_bytes_is_refused(imported: ImportReport
         http = served.client
         response = await http.post("/tools/search_hadith", json={"query": "x" * 2000})
         assert response.status_code == 413
+
+
+async def test_an_unexpected_failure_is_a_masked_internal_error(
+    client: httpx.AsyncClient, app: Starlette, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def fails(*_: object) -> None:
+        raise RuntimeError('relation "isnad.hadith" does not exist')
+
+    monkeypatch.setattr(app.state.tools.executor, "run", fails)
+    response = await client.post("/tools/get_hadith", json={"hadith_id": 100001})
+    assert response.status_code == 500
+    assert response.json() == {"error": {"code": "INTERNAL_ERROR", "message": "Internal error."}}
