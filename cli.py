@@ -36,6 +36,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _ingest(args: argparse.Namespace) -> int:
     from rich.console import Console
+    from rich.markup import escape
 
     from ingest.errors import ImportFailed
     from ingest.run import run_import
@@ -47,7 +48,7 @@ def _ingest(args: argparse.Namespace) -> int:
         with database_url(args.database_url or settings.database_url, settings.embedded_pgdata) as url:
             report = run_import(data_dir, url, settings.db_schema, console, args.reader_role or settings.reader_role)
     except ImportFailed as exc:
-        console.print(f"[red]import failed, the database is unchanged:[/red] {exc}")
+        console.print("[red]import failed, the database is unchanged:[/red]", escape(str(exc)), emoji=False)
         return 1
     console.print(
         f"imported in {report.read_seconds + report.write_seconds:.1f} s "

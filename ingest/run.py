@@ -122,6 +122,14 @@ async def _build_and_swap(
     await writer.swap_in(conn, live_schema)
 
 
+def report_bad_rows(console: Console, bad: list[str]) -> None:
+    """The count of skipped rows and the first of them, printed as the data wrote them: a row's «[/b]» or
+    «:100:» is text, never markup or an emoji."""
+    console.print(f"[yellow]{len(bad)} malformed rows skipped; first:[/yellow]")
+    for example in bad[:5]:
+        console.print(f"  {example}", markup=False, emoji=False, highlight=False)
+
+
 def run_import(
     data_dir: Path, url: str, live_schema: str, console: Console, reader_role: str | None = None
 ) -> ImportReport:
@@ -131,7 +139,5 @@ def run_import(
     counts = asyncio.run(write_database(ctx, url, live_schema, console, reader_role))
     bad = ctx.bad_rows()
     if bad:
-        console.print(f"[yellow]{len(bad)} malformed rows skipped; first:[/yellow]")
-        for example in bad[:5]:
-            console.print(f"  {example}")
+        report_bad_rows(console, bad)
     return ImportReport(counts, bad, read_done - started, time.perf_counter() - read_done)

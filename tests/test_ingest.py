@@ -13,7 +13,7 @@ from app.arabic import normalize
 from ingest import steps
 from ingest.context import ImportContext
 from ingest.errors import MissingInput, TooManyBadRows
-from ingest.run import ImportReport, run_import
+from ingest.run import ImportReport, report_bad_rows, run_import
 from tests.conftest import LIVE_SCHEMA, quiet_console
 from tests.dbquery import fetch, id_fingerprint, scalar, schema_exists
 
@@ -381,3 +381,15 @@ def test_a_failure_while_writing_leaves_the_previous_database_untouched(
         run_import(subset_dir, database_url, LIVE_SCHEMA, quiet_console())
     assert _snapshot(database_url) == before
     assert not schema_exists(database_url, "isnad_build")
+
+
+def test_a_bad_row_is_reported_as_the_data_wrote_it() -> None:
+    """A row's «[/b]» is no closing markup tag (rich raised on it, after the swap) and «:100:» no emoji."""
+    console = quiet_console()
+    bad = ["narrators/narrators_lite.csv.gz:100: unreadable name «[/b] :100:»"]
+
+    report_bad_rows(console, bad)
+
+    output = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "1 malformed rows skipped; first:" in output
+    assert "  narrators/narrators_lite.csv.gz:100: unreadable name «[/b] :100:»" in output
