@@ -5,6 +5,7 @@ import gzip
 import hashlib
 import io
 import json
+import zlib
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -19,6 +20,17 @@ EXAMPLES_KEPT = 5
 Row = dict[str, Any]
 
 
+def _undecodable_lines(raw: bytes) -> dict[int, str]:
+    """Each line whose bytes are not UTF-8, with where in the line they start."""
+    found = {}
+    for line_no, line in enumerate(raw.splitlines(), start=1):
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            found[line_no] = f"bytes that are not UTF-8 at offset {exc.start} of the line"
+    return found
+
+
 @dataclass
 class FileLedger:
     path: str
@@ -28,6 +40,7 @@ class FileLedger:
     sha256: str
     rows_read: int = 0
     bad: list[str] = field(default_factory=list)
+    undecodable: dict[int, str] = field(default_factory=dict)  # line -> where its bytes are not UTF-8
 
 
 class ImportContext:
@@ -57,16 +70,21 @@ class ImportContext:
         if path.endswith(".gz"):
             try:
                 raw = gzip.decompress(raw)
-            except (OSError, EOFError):
-                raise MissingInput(path, purpose, "is not a readable gzip file") from None
+            except (OSError, EOFError, zlib.error):
+                raise MissingInput(path, purpose, "is not a readable gzip file (truncated or damaged)") from None
+        if not raw.strip():
+            raise MissingInput(path, purpose, "is empty")
         return raw
 
     def _text(self, path: str, purpose: str, source_id: str, derived: bool) -> str:
+        """The file as text, a byte-order mark dropped; a line with bytes that are not UTF-8 is kept with
+        them replaced, and recorded so that its row is skipped as malformed (file, line and offset)."""
         raw = self._open(path, purpose, source_id, derived)
         try:
-            return raw.decode("utf-8")
+            return raw.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise MissingInput(path, purpose, "is not UTF-8 text") from None
+            self.files[path].undecodable = _undecodable_lines(raw)
+            return raw.decode("utf-8-sig", errors="replace")
 
     def _close(self, path: str) -> None:
         ledger = self.files[path]
@@ -83,6 +101,9 @@ class ImportContext:
             if not line.strip():
                 continue
             ledger.rows_read += 1
+            if line_no in ledger.undecodable:
+                self.skip(path, line_no, ledger.undecodable[line_no])
+                continue
             try:
                 obj = json.loads(line)
             except json.JSONDecodeError:
@@ -107,6 +128,9 @@ class ImportContext:
             raise MissingInput(path, purpose, "is empty") from None
         for record in reader:
             ledger.rows_read += 1
+            if reader.line_num in ledger.undecodable:
+                self.skip(path, reader.line_num, ledger.undecodable[reader.line_num])
+                continue
             if len(record) != len(header):
                 self.skip(path, reader.line_num, f"{len(record)} fields, expected {len(header)}")
                 continue
