@@ -14,3 +14,15 @@ class TooManyBadRows(ImportFailed):
     def __init__(self, path: str, bad: int, total: int, examples: list[str]) -> None:
         shown = "; ".join(examples)
         super().__init__(f"{path}: {bad} of {total} rows are malformed (over 1%), import stopped. First: {shown}")
+
+
+class ImportLocked(ImportFailed):
+    def __init__(self) -> None:
+        super().__init__(
+            "another import is running against this database: wait for it to finish (or stop it), then import again"
+        )
+
+
+class ImportInterrupted(ImportFailed):
+    def __init__(self) -> None:
+        super().__init__("the import was interrupted (SIGINT or SIGTERM) and its build schema dropped")

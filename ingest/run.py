@@ -2,10 +2,15 @@
 swap it in, summarize."""
 
 import asyncio
+import signal
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from types import FrameType
 
 import asyncpg
 from rich.console import Console
@@ -15,6 +20,7 @@ from app.arabic import NORMALIZER_VERSION
 from ingest import writer
 from ingest.context import ImportContext
 from ingest.derived import fill_derived_tables
+from ingest.errors import ImportInterrupted
 from ingest.sources import SOURCES
 from ingest.steps import STEPS
 from ingest.summary import print_summary, table_counts
@@ -130,10 +136,37 @@ def report_bad_rows(console: Console, bad: list[str]) -> None:
         console.print(f"  {example}", markup=False, emoji=False, highlight=False)
 
 
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def _stopped_by_signals() -> Iterator[None]:
+    """SIGTERM read as SIGINT: either unwinds the import (whose build schema is then dropped, the live one
+    untouched) and ends it as ImportInterrupted, never a traceback. Signals reach the main thread only: an
+    import run in another thread is left as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    except KeyboardInterrupt:
+        raise ImportInterrupted from None
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def run_import(
     data_dir: Path, url: str, live_schema: str, console: Console, reader_role: str | None = None
 ) -> ImportReport:
+    with _stopped_by_signals():
+        return _run_import(data_dir, url, live_schema, console, reader_role)
+
+
+def _run_import(data_dir: Path, url: str, live_schema: str, console: Console, reader_role: str | None) -> ImportReport:
     started = time.perf_counter()
+    asyncio.run(writer.refuse_if_locked(url))
     ctx = read_sources(data_dir, console)
     read_done = time.perf_counter()
     counts = asyncio.run(write_database(ctx, url, live_schema, console, reader_role))

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from ingest.context import Row
-from ingest.errors import ImportFailed
+from ingest.errors import ImportFailed, ImportLocked
 
 BUILD_SCHEMA = "isnad_build"
 PREVIOUS_SCHEMA = "isnad_previous"
@@ -47,7 +47,18 @@ async def connect_creating_database(url: str) -> asyncpg.Connection:
 
 async def acquire_import_lock(conn: asyncpg.Connection) -> None:
     if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", IMPORT_LOCK):
-        raise RuntimeError("another import is running against this database")
+        raise ImportLocked
+
+
+async def refuse_if_locked(url: str) -> None:
+    """Refuse at once, before a minute of reading, when another import holds the lock (it is taken for good
+    when the writing starts)."""
+    conn = await connect_creating_database(url)
+    try:
+        await acquire_import_lock(conn)
+        await conn.execute("SELECT pg_advisory_unlock($1)", IMPORT_LOCK)
+    finally:
+        await conn.close()
 
 
 async def create_build_schema(conn: asyncpg.Connection) -> None:
