@@ -118,7 +118,9 @@ class ImportContext:
     def csv(
         self, path: str, purpose: str, source_id: str, *, derived: bool = False
     ) -> Iterator[tuple[int, dict[str, str]]]:
-        """(line number, row) for each CSV record; rows with the wrong field count are skipped."""
+        """(line number, row) for each CSV record; rows with the wrong field count are skipped. A record over
+        several lines that has the wrong count (a stray «"» that swallowed the lines after it) costs each line
+        it took, reported with its span, so that the 1 % rule counts them all."""
         text = self._text(path, purpose, source_id, derived)
         ledger = self.files[path]
         reader = csv.reader(io.StringIO(text, newline=""))
@@ -126,16 +128,27 @@ class ImportContext:
             header = next(reader)
         except StopIteration:
             raise MissingInput(path, purpose, "is empty") from None
+        first_line = reader.line_num + 1
         for record in reader:
-            ledger.rows_read += 1
-            if reader.line_num in ledger.undecodable:
-                self.skip(path, reader.line_num, ledger.undecodable[reader.line_num])
-                continue
-            if len(record) != len(header):
-                self.skip(path, reader.line_num, f"{len(record)} fields, expected {len(header)}")
-                continue
-            yield reader.line_num, dict(zip(header, record, strict=True))
+            span = reader.line_num - first_line + 1
+            line, first_line = reader.line_num, reader.line_num + 1
+            ledger.rows_read += span
+            if line in ledger.undecodable:
+                self.skip(path, line, ledger.undecodable[line])
+            elif len(record) != len(header):
+                self._skip_span(path, line, span, f"{len(record)} fields, expected {len(header)}")
+            else:
+                ledger.rows_read -= span - 1  # a quoted field over several lines: one row
+                yield line, dict(zip(header, record, strict=True))
         self._close(path)
+
+    def _skip_span(self, path: str, last: int, span: int, reason: str) -> None:
+        if span == 1:
+            self.skip(path, last, reason)
+            return
+        first = last - span + 1
+        for line in range(first, last + 1):
+            self.skip(path, line, f"{reason}: a quote opened at line {first} runs to line {last}")
 
     def json(self, path: str, purpose: str, source_id: str, *, derived: bool = False) -> Any:
         """A whole JSON document."""

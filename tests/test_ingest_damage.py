@@ -77,3 +77,22 @@ def test_bytes_that_are_not_utf8_cost_their_row_only_reported_with_line_and_offs
     assert [line for line, _ in rows][8:10] == [9, 11]
     assert len(rows) == len(lines) - 1
     assert ctx.bad_rows() == [f"{JSONL_FILE}:10: bytes that are not UTF-8 at offset 20 of the line"]
+
+
+def test_a_stray_quote_costs_every_line_it_swallowed_each_reported_with_the_span(tmp_path: Path) -> None:
+    """A «"» opening the fourth field of line 11 runs on to line 60: 50 lines read as one record of 13 fields.
+    Each line it took is a malformed row (50 of 24,326: under 1 %, so the import goes on and says so)."""
+    path = "narrators/kaggle_muslimscholars/narrators_reconstructed.csv.gz"
+    lines = _original(path).split(b"\n")
+    fields = lines[10].split(b",")
+    fields[3] = b'"' + fields[3]
+    lines[10] = b",".join(fields)
+    ctx = _context_with(tmp_path, path, gzip.compress(b"\n".join(lines)))
+
+    rows = _csv_rows(ctx, path)
+
+    bad = ctx.bad_rows()
+    assert len(bad) == 50
+    assert bad[0] == f"{path}:11: 13 fields, expected 11: a quote opened at line 11 runs to line 60"
+    assert bad[-1].startswith(f"{path}:60: ")
+    assert len(rows) + len(bad) == len(_original(path).splitlines()) - 1
