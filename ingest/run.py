@@ -28,6 +28,9 @@ from ingest.summary import print_summary, table_counts
 SCHEMA_VERSION = 1
 
 
+EXAMPLES_SHOWN = 5  # skipped rows shown per file
+
+
 @dataclass(frozen=True)
 class ImportReport:
     counts: dict[str, int]
@@ -129,11 +132,15 @@ async def _build_and_swap(
 
 
 def report_bad_rows(console: Console, bad: list[str]) -> None:
-    """The count of skipped rows and the first of them, printed as the data wrote them: a row's «[/b]» or
-    «:100:» is text, never markup or an emoji."""
-    console.print(f"[yellow]{len(bad)} malformed rows skipped; first:[/yellow]")
-    for example in bad[:5]:
-        console.print(f"  {example}", markup=False, emoji=False, highlight=False)
+    """Per file, how many rows were skipped and the first of them, printed as the data wrote them: a row's
+    «[/b]» or «:100:» is text, never markup or an emoji."""
+    by_file: dict[str, list[str]] = {}
+    for example in bad:
+        by_file.setdefault(example.split(":", 1)[0], []).append(example)
+    for path, examples in by_file.items():
+        console.print(f"{len(examples)} malformed rows skipped in {path}; first:", markup=False, emoji=False)
+        for example in examples[:EXAMPLES_SHOWN]:
+            console.print(f"  {example}", markup=False, emoji=False, highlight=False)
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:

@@ -391,5 +391,5 @@ def test_a_bad_row_is_reported_as_the_data_wrote_it() -> None:
     report_bad_rows(console, bad)
 
     output = console.file.getvalue()  # type: ignore[attr-defined]
-    assert "1 malformed rows skipped; first:" in output
+    assert "1 malformed rows skipped in narrators/narrators_lite.csv.gz; first:" in output
     assert "  narrators/narrators_lite.csv.gz:100: unreadable name «[/b] :100:»" in output
