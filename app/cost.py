@@ -8,12 +8,19 @@ holds). Depth and aliases are measured on the same walk. Fragments are measured 
 multiplied where they are spread, so the walk stays linear whatever the fragments repeat, and a
 fragment cycle is refused instead of followed.
 
+A field whose resolver reads the database adds its weight (`WEIGHTS`) each time it is called: the
+database time one call claims, in units of one lookup by key, measured on the full database by
+`bench/field_costs.py` (a search ~100 lookups). Introspection is measured like the rest: `__schema` and
+`__type` are walked, their lists sized from the schema itself (`ListSizes`), so that an aliased
+introspection bomb is refused while a client's full introspection query passes.
+
 A measure depends on the document and on the values of the variables its limits read, nothing else:
 `MeasureCache` keeps it by those, so a persisted document is walked once per limit value it is sent
 with, not once per request.
 """
 
-from collections.abc import Hashable, Mapping
+import math
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,17 +28,26 @@ from graphql import (
     FieldNode,
     FragmentDefinitionNode,
     FragmentSpreadNode,
+    GraphQLEnumType,
+    GraphQLField,
+    GraphQLInputObjectType,
+    GraphQLInterfaceType,
     GraphQLList,
     GraphQLNonNull,
     GraphQLObjectType,
     GraphQLSchema,
+    GraphQLUnionType,
     InlineFragmentNode,
     IntValueNode,
     NullValueNode,
     OperationDefinitionNode,
+    SchemaMetaFieldDef,
     SelectionSetNode,
+    TypeMetaFieldDef,
     ValueNode,
     VariableNode,
+    get_introspection_query,
+    graphql_sync,
 )
 from graphql.execution.values import get_variable_values
 
@@ -61,7 +77,111 @@ FIXED_SIZES: Mapping[tuple[str, str], int] = {
     ("NarratorIdentity", "variants"): limits.NAME_VARIANTS_MAX,
 }
 FIXED_LIST_SIZE = 10
-Sized = frozenset[tuple[str, int]]
+# The database time of one call of a field's resolver, in units of one lookup by key (get_hadith's median,
+# 0.40 ms), to the nearest: medians of bench/field_costs.py on the full database (README, "Limits"). A
+# navigation field is batched (one statement for all its calls): under half a lookup a call, it adds
+# nothing to the 1 its object costs.
+WEIGHTS: Mapping[tuple[str, str], int] = {
+    ("Query", "search_hadith"): 100,
+    ("Query", "search_narrator"): 100,
+    ("Query", "get_hadith"): 1,
+    ("Query", "get_hadith_chains"): 1,
+    ("Query", "get_narrator_profile"): 2,
+    ("Query", "get_narrator_hadiths"): 1,
+    ("Query", "get_transmission_relation"): 1,
+    ("Query", "get_hadith_commentary"): 1,
+    ("Hadith", "chains"): 1,
+    ("Hadith", "grades"): 1,
+    ("NarratorSummary", "hadiths"): 2,
+    ("NarratorHit", "narrator"): 1,
+}
+# Every option of graphql-js's getIntrospectionQuery on: the most a client's introspection selects.
+FULL_INTROSPECTION = {
+    "descriptions": True,
+    "specified_by_url": True,
+    "directive_is_repeatable": True,
+    "schema_description": True,
+    "input_value_deprecation": True,
+    "one_of": True,
+}
+META_FIELDS: Mapping[str, GraphQLField] = {
+    "__schema": SchemaMetaFieldDef,
+    "__type": TypeMetaFieldDef,
+}  # on the query type only
+Sized = frozenset[tuple[str, float]]  # a list's name (or `list.list` below it) and its size
+
+
+class ListSizes:
+    """The sizes of the lists that no argument sizes: the fixed ones above, and introspection's, read
+    from the schema.
+
+    Under `__schema`, each list or object counts, per instance of its parent, the average that the
+    schema's full introspection holds there (e.g. `types.fields`: 222 fields over 58 types, 3.83 a type), so
+    that the whole introspection query counts what it answers, not its types times the largest type. A
+    `__Type` reached alone (`__type`, or beyond what that query selects) counts the largest list of any
+    type, and `ofType` is an object as deep as the schema's deepest wrapping (`[X!]!`: three), null below.
+    """
+
+    def __init__(self, schema: GraphQLSchema) -> None:
+        types = list(schema.type_map.values())
+        shaped = [t for t in types if isinstance(t, GraphQLObjectType | GraphQLInterfaceType)]
+        fields = [f for t in shaped for f in t.fields.values()]
+        self.fixed: dict[tuple[str, str], int] = {
+            **FIXED_SIZES,
+            ("__Type", "fields"): max(len(t.fields) for t in shaped),
+            ("__Type", "inputFields"): max(
+                (len(t.fields) for t in types if isinstance(t, GraphQLInputObjectType)), default=0
+            ),
+            ("__Type", "enumValues"): max((len(t.values) for t in types if isinstance(t, GraphQLEnumType)), default=0),
+            ("__Type", "interfaces"): max(len(t.interfaces) for t in shaped),
+            ("__Type", "possibleTypes"): max(_possible_types(schema, t) for t in types),
+            ("__Field", "args"): max(len(f.args) for f in fields),
+        }
+        self.below: dict[tuple[str, str], Sized] = {("Query", "__schema"): _introspection_averages(schema)}
+        deepest = max(_wrappers(f.type) for f in _typed(schema))
+        self.of_type: Sized = frozenset(
+            {*(("ofType" + ".ofType" * k, 1) for k in range(deepest)), ("ofType" + ".ofType" * deepest, 0)}
+        )
+
+
+def _introspection_averages(schema: GraphQLSchema) -> Sized:
+    """Per path below `__schema`: how many it holds per instance of its parent in the full introspection."""
+    result = graphql_sync(schema, get_introspection_query(**FULL_INTROSPECTION))
+    counts: dict[str, int] = {}
+    _count((result.data or {})["__schema"], "", counts)
+    return frozenset((path, n / counts.get(path.rpartition(".")[0], 1) if n else 0) for path, n in counts.items())
+
+
+def _count(value: Mapping[str, Any], path: str, counts: dict[str, int]) -> None:
+    """Add the objects and list items under `value` to `counts`, by path (`types.fields.args`)."""
+    for key, held in value.items():
+        below = f"{path}.{key}" if path else key
+        items = held if isinstance(held, list) else [] if held is None else [held]
+        if isinstance(held, list | dict) or held is None:
+            counts[below] = counts.get(below, 0) + len(items)
+        for item in items:
+            if isinstance(item, dict):
+                _count(item, below, counts)
+
+
+def _possible_types(schema: GraphQLSchema, named: Any) -> int:
+    return len(schema.get_possible_types(named)) if isinstance(named, GraphQLInterfaceType | GraphQLUnionType) else 0
+
+
+def _typed(schema: GraphQLSchema) -> Iterable[Any]:
+    """Every field, argument and input field of the schema: what carries a (possibly wrapped) type."""
+    for named in schema.type_map.values():
+        if isinstance(named, GraphQLObjectType | GraphQLInterfaceType):
+            for field in named.fields.values():
+                yield field
+                yield from field.args.values()
+        elif isinstance(named, GraphQLInputObjectType):
+            yield from named.fields.values()
+
+
+def _wrappers(field_type: Any) -> int:
+    """How many NonNull and List wrap the named type."""
+    return 1 + _wrappers(field_type.of_type) if isinstance(field_type, GraphQLList | GraphQLNonNull) else 0
 
 
 @dataclass(frozen=True)
@@ -74,10 +194,11 @@ class CostLimits:
 
 @dataclass(frozen=True)
 class Measure:
-    """A selection's size, for one instance of its parent: nodes, cost, depth, aliases."""
+    """A selection's size, for one instance of its parent: nodes, cost, depth, aliases. Inside a walk,
+    nodes and cost may be fractional (averages below `__schema`); a measured operation's are whole."""
 
-    nodes: int = 0
-    cost: int = 0
+    nodes: float = 0
+    cost: float = 0
     depth: int = 0
     aliases: int = 0
 
@@ -89,16 +210,21 @@ class Measure:
             self.aliases + other.aliases,
         )
 
-    def times(self, factor: int) -> "Measure":
+    def times(self, factor: float) -> "Measure":
         """The measure of `factor` instances of a list's items: aliases are written once, not per item."""
         return Measure(self.nodes * factor, self.cost * factor, self.depth, self.aliases)
 
 
 class _Walk:
     def __init__(
-        self, schema: GraphQLSchema, fragments: Mapping[str, FragmentDefinitionNode], variables: Mapping[str, Any]
+        self,
+        schema: GraphQLSchema,
+        sizes: ListSizes,
+        fragments: Mapping[str, FragmentDefinitionNode],
+        variables: Mapping[str, Any],
     ) -> None:
         self.schema = schema
+        self.sizes = sizes
         self.fragments = fragments
         self.variables = variables
         self.measured: dict[tuple[str, Sized], Measure] = {}
@@ -153,44 +279,61 @@ class _Walk:
         return self.measured[key]
 
     def field(self, parent: GraphQLObjectType, node: FieldNode, sized: Sized) -> Measure:
-        definition = parent.fields.get(node.name.value)
-        if definition is None:  # __typename and introspection fields cost nothing
-            return Measure(aliases=int(node.alias is not None))
+        definition = self._definition(parent, node.name.value)
+        aliases = int(node.alias is not None)
+        if definition is None:  # __typename
+            return Measure(aliases=aliases)
         size, is_list, named, children = self._shape(parent, node, definition.type, dict(sized))
+        if size == 0:  # a list known empty, an ofType known null: nothing below is resolved
+            return Measure(depth=1, aliases=aliases)
         inner = Measure()
         if isinstance(named, GraphQLObjectType):
             inner = self.selection(named, node.selection_set, children)
         own = Measure(
             nodes=size if is_list else 0,
-            cost=size if isinstance(named, GraphQLObjectType) else 0,
+            cost=(size if isinstance(named, GraphQLObjectType) else 0) + WEIGHTS.get((parent.name, node.name.value), 0),
             depth=inner.depth + 1,
-            aliases=int(node.alias is not None),
+            aliases=aliases,
         )
         return own + inner.times(size)
 
+    def _definition(self, parent: GraphQLObjectType, name: str) -> GraphQLField | None:
+        """The field's definition; `__schema` and `__type` on the query type too."""
+        if parent is self.schema.query_type and name in META_FIELDS:
+            return META_FIELDS[name]
+        field: GraphQLField | None = parent.fields.get(name)
+        return field
+
     def _shape(
-        self, parent: GraphQLObjectType, node: FieldNode, field_type: Any, sized: dict[str, int]
-    ) -> tuple[int, bool, Any, Sized]:
+        self, parent: GraphQLObjectType, node: FieldNode, field_type: Any, sized: dict[str, float]
+    ) -> tuple[float, bool, Any, Sized]:
         """How many instances the field returns, whether it is a list, its named type, and the sizes it
-        sets for the lists of its result."""
-        key = (parent.name, node.name.value)
+        sets below it: for the lists of its result, and for lists further down (`name.list`)."""
+        name = node.name.value
+        key = (parent.name, name)
         unwrapped = field_type.of_type if isinstance(field_type, GraphQLNonNull) else field_type
         is_list = isinstance(unwrapped, GraphQLList)
         named = unwrapped
         while isinstance(named, GraphQLList | GraphQLNonNull):
             named = named.of_type
-        size = sized.get(node.name.value) or FIXED_SIZES.get(key, FIXED_LIST_SIZE) if is_list else 1
-        children: Sized = frozenset()
+        size = sized.get(name, self.sizes.fixed.get(key, FIXED_LIST_SIZE) if is_list else 1)
+        below = {  # the later win: what the parent passes down, then what this field sets, then the defaults
+            **dict(self.sizes.of_type if named.name == "__Type" and name != "ofType" else ()),
+            **dict(self.sizes.below.get(key, ())),
+            **{inner.removeprefix(f"{name}."): n for inner, n in sized.items() if inner.startswith(f"{name}.")},
+        }
+        children = frozenset(below.items())
         if key in BOUNDED:
             bound, lists = BOUNDED[key]
             limit = self.limit(node, bound)
             size = limit if is_list else size
-            children = frozenset((name, limit) for name in lists)
+            children = frozenset((listed, limit) for listed in lists)
         return size, is_list, named, children
 
 
 def _walk(
     schema: GraphQLSchema,
+    sizes: ListSizes,
     operation: OperationDefinitionNode,
     fragments: Mapping[str, FragmentDefinitionNode],
     coerced: Mapping[str, Any],
@@ -199,8 +342,15 @@ def _walk(
     root = schema.query_type
     if root is None:
         raise QueryRejected("The schema has no query type.")
-    walk = _Walk(schema, fragments, coerced)
-    return walk.selection(root, operation.selection_set, frozenset()), tuple(sorted(walk.read))
+    walk = _Walk(schema, sizes, fragments, coerced)
+    found = walk.selection(root, operation.selection_set, frozenset())
+    whole = Measure(_whole(found.nodes), _whole(found.cost), found.depth, found.aliases)
+    return whole, tuple(sorted(walk.read))
+
+
+def _whole(value: float) -> int:
+    """A count made of averages, rounded up (after the float error of summing them)."""
+    return math.ceil(round(value, 6))
 
 
 class MeasureCache:
@@ -213,6 +363,7 @@ class MeasureCache:
 
     def __init__(self, schema: GraphQLSchema) -> None:
         self.schema = schema
+        self.sizes = ListSizes(schema)
         self._reads: dict[Hashable, tuple[str, ...]] = {}
         self._found: dict[tuple[Hashable, tuple[Any, ...]], Measure] = {}
 
@@ -229,7 +380,7 @@ class MeasureCache:
             found = self._found.get((key, _values(reads, coerced)))
             if found is not None:
                 return found
-        found, reads = _walk(self.schema, operation, fragments, coerced)
+        found, reads = _walk(self.schema, self.sizes, operation, fragments, coerced)
         if len(self._found) >= self.MAX_ENTRIES:
             self._found.clear()
             self._reads.clear()

@@ -1,8 +1,9 @@
 """The cost of a document, checked before any SQL: list limits, node count, cost, depth, aliases, fragments, tokens.
 
 The figures of `app.cost.MeasureCache` follow the rules of the `app.cost` docstring: a list counts its size in nodes
-(times the sizes of the lists above it), an object costs 1 per instance, a scalar 0; a `limit` left
-out counts as its default; a list no argument sizes counts its fixed size (10 for provenance).
+(times the sizes of the lists above it), an object costs 1 per instance, a scalar 0, and a field that reads the
+database adds its weight per call (`app.cost.WEIGHTS`); a `limit` left out counts as its default; a list no argument
+sizes counts its fixed size (10 for provenance).
 """
 
 import json
@@ -13,13 +14,17 @@ import httpx
 import pytest
 from graphql import FragmentDefinitionNode, OperationDefinitionNode, parse
 
-from app.cost import CostLimits, Measure, MeasureCache, check, coerce_variables
+from app.cost import WEIGHTS, CostLimits, Measure, MeasureCache, check, coerce_variables
 from app.errors import ApiError, InvalidInput, LimitExceeded, QueryRejected
 from schema.build import build_schema
 from schema.contract import TOOLS
 from tests.graphql_client import PERSISTED
 
 SCHEMA = build_schema()._schema
+SEARCH_HADITH = WEIGHTS["Query", "search_hadith"]
+GET_HADITH = WEIGHTS["Query", "get_hadith"]
+HIT_HADITH = WEIGHTS.get(("HadithHit", "hadith"), 0)
+HADITH_CHAINS = WEIGHTS["Hadith", "chains"]
 ALLOWED = CostLimits(max_nodes=2000, max_cost=2500, max_depth=12, max_aliases=30)
 GRAPHQL_RESPONSE = "application/graphql-response+json"
 
@@ -29,7 +34,7 @@ SEARCH_WITH_VARIABLE = (
 )
 COST_BOMB = """{ search_hadith(query: "bukhari:1", limit: 20) { results { hadith {
   chains(limit: 20) { chains { nodes { narrator { hadiths(limit: 20) { items { hadith_id } } } } } } } } } }"""
-# 16 levels deep, but 862 nodes and cost 1725: only the depth is over.
+# 16 levels deep, but 862 nodes: the depth is over, and the cost of its 841 navigations (below).
 DEPTH_BOMB = """{ get_narrator_hadiths(narrator_id: 11062, limit: 1) { items { hadith { chains(limit: 1) { chains {
   nodes { narrator { hadiths(limit: 1) { items { chains(limit: 1) { chains { nodes { narrator {
   hadiths(limit: 1) { items { hadith_id } } } } } } } } } } } } } } } }"""
@@ -90,9 +95,9 @@ def _refusal(body: dict[str, Any]) -> tuple[str, str]:
 
 
 def test_a_single_object_with_a_provenance_list() -> None:
-    # get_hadith: an object (cost 1); provenance: a list of 10 objects (10 nodes, cost 10); scalars: 0.
+    # get_hadith: an object (cost 1) and its lookup; provenance: a list of 10 objects (10 nodes, cost 10); scalars: 0.
     document = "{ get_hadith(hadith_id: 1) { hadith_id provenance { source_id } } }"
-    assert measured(document) == Measure(nodes=10, cost=11, depth=3, aliases=0)
+    assert measured(document) == Measure(nodes=10, cost=11 + GET_HADITH, depth=3, aliases=0)
 
 
 def test_a_limit_sizes_the_list_and_multiplies_what_it_holds() -> None:
@@ -100,17 +105,17 @@ def test_a_limit_sizes_the_list_and_multiplies_what_it_holds() -> None:
     document = (
         'query { search_hadith(query: "x", limit: 3) { results { hadith_id provenance { locator } } truncated } }'
     )
-    assert measured(document) == Measure(nodes=33, cost=34, depth=4, aliases=0)
+    assert measured(document) == Measure(nodes=33, cost=34 + SEARCH_HADITH, depth=4, aliases=0)
 
 
 def test_a_limit_left_out_counts_as_its_default() -> None:
     document = 'query { search_hadith(query: "x") { results { hadith_id provenance { locator } } } }'
-    assert measured(document) == Measure(nodes=5 + 50, cost=1 + 5 + 50, depth=4, aliases=0)
+    assert measured(document) == Measure(nodes=5 + 50, cost=1 + 5 + 50 + SEARCH_HADITH, depth=4, aliases=0)
 
 
 def test_a_limit_from_a_variable_counts_as_the_same_literal() -> None:
     assert measured(SEARCH_WITH_VARIABLE, limit=7) == measured(SEARCH_WITH_LITERAL % 7)
-    assert measured(SEARCH_WITH_VARIABLE, limit=7) == Measure(nodes=7, cost=8, depth=3, aliases=0)
+    assert measured(SEARCH_WITH_VARIABLE, limit=7) == Measure(nodes=7, cost=8 + SEARCH_HADITH, depth=3, aliases=0)
 
 
 def test_nested_navigation_multiplies_every_level() -> None:
@@ -118,7 +123,7 @@ def test_nested_navigation_multiplies_every_level() -> None:
     document = """{ search_hadith(query: "x", limit: 2) { results { hadith {
       chains(limit: 4) { chains { nodes { position } } } } } } }"""
     nodes = 2 + 2 * 4 + 2 * 4 * 20
-    cost = 1 + 2 + 2 * (1 + 1 + 4 + 4 * 20)
+    cost = 1 + 2 + 2 * (1 + 1 + 4 + 4 * 20) + SEARCH_HADITH + 2 * (HIT_HADITH + HADITH_CHAINS)
     assert measured(document) == Measure(nodes=nodes, cost=cost, depth=7, aliases=0)
 
 
@@ -126,24 +131,29 @@ def test_a_fragment_costs_what_its_selection_costs_inline() -> None:
     inline = '{ search_hadith(query: "x", limit: 2) { results { hadith_id provenance { locator } } } }'
     spread = """{ search_hadith(query: "x", limit: 2) { results { ...Hit } } }
     fragment Hit on HadithHit { hadith_id provenance { locator } }"""
-    assert measured(spread) == measured(inline) == Measure(nodes=22, cost=23, depth=4, aliases=0)
+    assert measured(spread) == measured(inline) == Measure(nodes=22, cost=23 + SEARCH_HADITH, depth=4, aliases=0)
 
 
 def test_aliases_are_counted_wherever_they_are() -> None:
     document = "{ a: get_hadith(hadith_id: 1) { hadith_id } b: get_hadith(hadith_id: 2) { x: hadith_id } }"
-    assert measured(document) == Measure(nodes=0, cost=2, depth=2, aliases=3)
+    assert measured(document) == Measure(nodes=0, cost=2 + 2 * GET_HADITH, depth=2, aliases=3)
 
 
 def test_the_fragment_amplification_is_measured_once_per_fragment() -> None:
-    # F1 = chains object (1) + 20 chains: 20 nodes, cost 21; F15 = 2**14 * F1, under 20 results.
+    # F1 = chains object (1) and its statement + 20 chains: 20 nodes; F15 = 2**14 * F1, under 20 results.
+    f1 = 21 + HADITH_CHAINS
     assert measured(AMPLIFIED_LISTS) == Measure(
-        nodes=20 + 20 * 2**14 * 20, cost=1 + 20 + 20 * (1 + 2**14 * 21), depth=6, aliases=0
+        nodes=20 + 20 * 2**14 * 20, cost=1 + 20 + SEARCH_HADITH + 20 * (1 + HIT_HADITH + 2**14 * f1), depth=6, aliases=0
     )
 
 
-def test_the_depth_bomb_is_within_the_node_and_cost_maxima() -> None:
-    found = measured(DEPTH_BOMB)
-    assert found == Measure(nodes=862, cost=1725, depth=16, aliases=0)
+def test_the_depth_bomb_is_within_the_node_maximum() -> None:
+    # Objects 1725; calls: get_narrator_hadiths, item.hadith and Hadith.chains once, then 20 nodes' narrator,
+    # hadiths and chains, then 400 nodes' narrator and hadiths.
+    narrator, hadiths = WEIGHTS.get(("ChainNode", "narrator"), 0), WEIGHTS["NarratorSummary", "hadiths"]
+    calls = WEIGHTS["Query", "get_narrator_hadiths"] + WEIGHTS.get(("NarratorHadithItem", "hadith"), 0) + HADITH_CHAINS
+    calls += 20 * (narrator + hadiths + HADITH_CHAINS) + 400 * (narrator + hadiths)
+    assert measured(DEPTH_BOMB) == Measure(nodes=862, cost=1725 + calls, depth=16, aliases=0)
 
 
 @pytest.mark.parametrize(
@@ -264,7 +274,7 @@ async def test_every_response_carries_the_requested_and_maximum_cost(client: htt
     assert set(cost) == {"requested", "maximum"}
     assert cost["maximum"] == {"nodes": 2000, "cost": 2500}
     if kind == "success":
-        assert cost["requested"] == {"nodes": 0, "cost": 1}
+        assert cost["requested"] == {"nodes": 0, "cost": 1 + GET_HADITH}
 
 
 MAXIMAL_CALLS: dict[str, dict[str, Any]] = {
@@ -291,3 +301,27 @@ async def test_a_persisted_request_at_its_largest_limits_costs_less_than_the_max
     requested, maximum = body["extensions"]["cost"]["requested"], body["extensions"]["cost"]["maximum"]
     assert 0 < requested["cost"] < maximum["cost"]
     assert requested["nodes"] < maximum["nodes"]
+
+
+# --- weights: what a field claims of the database ---------------------------------------------------------
+
+LONG_NAME = "abcdefghij" * 49 + "x"  # 491 letters: within the 500 a query may have
+SEARCHES = (
+    "{ " + " ".join(f'n{i}: search_narrator(query: "{LONG_NAME}") {{ results {{ score }} }}' for i in range(30)) + " }"
+)
+
+
+async def test_thirty_aliased_searches_are_refused_before_any_sql(
+    client: httpx.AsyncClient, statements: list[str]
+) -> None:
+    # Each: its weight, the result object and 5 hits (the default limit); 30 of them are over the budget.
+    code, message = _refusal(await _post(client, SEARCHES))
+    assert code == "QUERY_REJECTED"
+    assert f"cost {30 * (WEIGHTS['Query', 'search_narrator'] + 1 + 5)} exceeds 2500" in message
+    assert statements == []
+
+
+def test_a_search_weighs_far_more_than_a_lookup() -> None:
+    lookups = [weight for (parent, field), weight in WEIGHTS.items() if parent == "Query" and "search" not in field]
+    assert WEIGHTS["Query", "search_narrator"] >= 50 * max(lookups)
+    assert WEIGHTS["Query", "search_hadith"] >= 50 * max(lookups)
