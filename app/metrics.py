@@ -69,11 +69,27 @@ POOL_SIZE = Gauge("isnad_pool_size", "Connections the request pool may hold.", m
 
 def record(observation: Observation, status: int, seconds: float) -> None:
     """Count one answered request."""
-    surface, operation = observation.surface, observation.operation
-    REQUESTS.labels(surface, operation, observation.error or "none", status).inc()
-    DURATION.labels(surface, operation).observe(seconds)
-    SQL_STATEMENTS.labels(surface, operation).observe(observation.statements)
-    SQL_SECONDS.labels(surface, operation).observe(observation.sql_seconds)
+    key = (observation.surface, observation.operation)
+    histograms = _histograms.get(key) or _histograms.setdefault(key, _labelled(*key))
+    histograms[0].observe(seconds)
+    histograms[1].observe(observation.statements)
+    histograms[2].observe(observation.sql_seconds)
+    outcome = (*key, observation.error or "none", str(status))
+    (_counters.get(outcome) or _counters.setdefault(outcome, REQUESTS.labels(*outcome))).inc()
+
+
+# The labelled series, looked up once: `labels()` takes a lock and checks its arguments on every call.
+# Their keys are the labels' bounded values.
+_histograms: dict[tuple[str, str], tuple[Histogram, Histogram, Histogram]] = {}
+_counters: dict[tuple[str, str, str, str], Counter] = {}
+
+
+def _labelled(surface: str, operation: str) -> tuple[Histogram, Histogram, Histogram]:
+    return (
+        DURATION.labels(surface, operation),
+        SQL_STATEMENTS.labels(surface, operation),
+        SQL_SECONDS.labels(surface, operation),
+    )
 
 
 class MetricsEndpoint:
