@@ -5,7 +5,9 @@ read-only API, `mcp --stdio` its tools over MCP. It is the one module that reach
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from app.embedded import database_url
@@ -74,11 +76,23 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    import asyncio
+
     import uvicorn
 
+    from app.data.data_version import read_data_version
+
     settings = load_settings()
-    with database_url(settings.database_url, settings.embedded_pgdata) as url:
+    with database_url(settings.database_url, settings.embedded_pgdata) as url, _metrics_dir(args.workers):
         os.environ["ISNAD_DATABASE_URL"] = url  # read by each worker's app factory
+        version = asyncio.run(read_data_version(settings, url))
+        workers = f"{args.workers} worker{'s' if args.workers > 1 else ''}"
+        print(  # noqa: T201 - the start-up line
+            f"isnad-graphql serving http://{args.host}:{args.port}/graphql with {workers}; "
+            f"data: {version or 'unknown (no import found, or the database did not answer)'}",
+            file=sys.stderr,
+            flush=True,
+        )
         uvicorn.run(
             "app.asgi:app_from_environment",
             factory=True,
@@ -88,6 +102,18 @@ def _serve(args: argparse.Namespace) -> int:
             log_level="warning",
         )
     return 0
+
+
+@contextmanager
+def _metrics_dir(workers: int) -> Iterator[None]:
+    """With several workers, a fresh folder for their metrics (prometheus-client's multiprocess mode),
+    removed at the end; unless PROMETHEUS_MULTIPROC_DIR already names one."""
+    if workers == 1 or os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        yield
+        return
+    with tempfile.TemporaryDirectory(prefix="isnad-metrics-") as folder:
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = folder  # read by each worker before it imports prometheus-client
+        yield
 
 
 def _mcp(args: argparse.Namespace) -> int:

@@ -1,5 +1,5 @@
 """The ASGI application: /graphql, /tools, /mcp (the tools over MCP), /healthz (alive), /readyz (database
-reachable) and the files of GraphiQL (/graphiql/static)."""
+reachable), /metrics (Prometheus) and the files of GraphiQL (/graphiql/static)."""
 
 import gc
 from collections.abc import AsyncIterator
@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route
 
+from app import request_log
 from app.apq import RegisteredDocuments
 from app.cost import CostLimits
 from app.data.sources import SourceCatalog
@@ -24,6 +25,8 @@ from app.graphiql import ASSETS_PATH, graphiql_assets
 from app.graphql import GraphQLEndpoint
 from app.http_cache import Revalidation
 from app.mcp import McpEndpoint
+from app.metrics import MetricsEndpoint
+from app.observability import Observed
 from app.persisted import DEFAULT_DIR, load_manifest
 from app.profiles import API_KEY_HEADER, Profiles
 from app.settings import Settings, load_settings
@@ -31,13 +34,15 @@ from app.tools import Tools
 from schema.build import build_schema
 
 CORS_REQUEST_HEADERS = ["accept", "content-type", API_KEY_HEADER, "mcp-protocol-version"]  # the last: MCP over HTTP
-CORS_EXPOSED_HEADERS = ["server-timing", "etag"]
+CORS_EXPOSED_HEADERS = ["server-timing", "etag", "x-request-id", "traceresponse"]
 
 
 def edge(settings: Settings) -> list[Middleware]:
-    """What every answer goes through, outermost first: CORS for the allowed origins (credentials never
-    allowed), revalidation (ETag, 304), then gzip above `compress_min_bytes`."""
+    """What every answer goes through, outermost first: observation (request id, trace context, metrics,
+    the request log), CORS for the allowed origins (credentials never allowed), revalidation (ETag, 304),
+    then gzip above `compress_min_bytes`."""
     return [
+        Middleware(Observed),
         Middleware(
             CORSMiddleware,
             allow_origins=settings.cors_origins,
@@ -99,6 +104,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
             Route("/tools/{name}", tools.call, methods=["POST"]),
             Mount(ASSETS_PATH, graphiql_assets()),
             Route("/mcp", mcp),
+            Route("/metrics", MetricsEndpoint(settings.metrics_dir, settings.pool_size).scrape, methods=["GET"]),
         ],
         middleware=edge(settings),
         lifespan=lifespan,
@@ -114,4 +120,6 @@ def app_from_environment() -> Starlette:
     settings = load_settings()
     if settings.database_url is None:
         raise SystemExit("ISNAD_DATABASE_URL is not set (isnad-graphql serve sets it)")
+    if settings.request_log:
+        request_log.to_stderr()
     return create_app(settings, settings.database_url)

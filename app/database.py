@@ -16,13 +16,14 @@ from typing import Any, Protocol, cast
 import asyncpg
 import orjson
 import sqlalchemy.exc
-from sqlalchemy import ClauseElement, Dialect, Executable
+from sqlalchemy import ClauseElement, Dialect, Executable, event
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import PoolProxiedConnection
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.types import ARRAY, TypeEngine
 
 from app.errors import UpstreamUnavailable
+from app.metrics import POOL_IN_USE, POOL_WAITING
 from app.settings import Settings
 
 FUZZY_NAME_THRESHOLD = 0.45  # pg_trgm similarity of a query and a narrator's name form
@@ -59,7 +60,7 @@ def create_engine(settings: Settings, url: str) -> AsyncEngine:
         "synchronize_seqscans": "off",
         "max_parallel_workers_per_gather": "0",
     }
-    return create_async_engine(
+    engine = create_async_engine(
         sqlalchemy_url(url),
         isolation_level="AUTOCOMMIT",  # each statement its own READ ONLY transaction: no BEGIN, no ROLLBACK
         pool_reset_on_return=None,  # so nothing is ever left open to reset
@@ -69,6 +70,9 @@ def create_engine(settings: Settings, url: str) -> AsyncEngine:
         pool_timeout=POOL_TIMEOUT_S,
         connect_args={"server_settings": server_settings, "timeout": CONNECT_TIMEOUT_S},
     )
+    event.listen(engine.sync_engine, "checkout", lambda *_: POOL_IN_USE.inc())
+    event.listen(engine.sync_engine, "checkin", lambda *_: POOL_IN_USE.dec())
+    return engine
 
 
 def _is_upstream(error: BaseException) -> bool:
@@ -209,7 +213,8 @@ class RequestDatabase:
         return await _run(await self._connect(), plan, params)
 
     async def _connect(self) -> PoolProxiedConnection:
-        self._connection = await self._engine.raw_connection()
+        with POOL_WAITING.track_inprogress():
+            self._connection = await self._engine.raw_connection()
         return self._connection
 
     async def close(self) -> None:

@@ -18,6 +18,7 @@ from app.data.sources import SourceCatalog
 from app.database import RequestDatabase
 from app.documents import Prepared
 from app.errors import ErrorCode, to_closed_set
+from app.observation import note_sql
 
 logger = logging.getLogger("isnad_graphql")
 MAX_PLANS = 1_000  # compiled operations kept (persisted ones are compiled again after a clear)
@@ -85,6 +86,7 @@ class Executor:
                     return Outcome(data, [], admitted.cost, db.statements, db.seconds)
             return await self._execute(prepared, create_context(db, self.sources), admitted)
         finally:
+            note_sql(db.statements, db.seconds)
             await db.close()
 
     async def _run_plan(self, plan: Plan, context: Context, admitted: Admitted) -> dict[str, Any] | None:

@@ -31,6 +31,7 @@ from app.errors import ApiError, PersistedQueryNotFound, QueryRejected, rejected
 from app.execution import Executor, Outcome
 from app.graphiql import graphiql_page
 from app.http_cache import strong_etag
+from app.observation import FREE_DOCUMENT, note_error, note_operation
 from app.persisted import PersistedOperation
 from app.profiles import API_KEY_HEADER, Profile, Profiles
 
@@ -67,6 +68,7 @@ class Found:
     prepared: Prepared
     persisted: bool
     registers: str | None = None
+    name: str = FREE_DOCUMENT  # the manifest's name for its documents, as the metrics say it
 
 
 @dataclass(frozen=True)
@@ -211,6 +213,7 @@ class GraphQLEndpoint:
             params = await read_params(request, self.body_limit)
             profile = self.profiles.for_key(request.headers.get(API_KEY_HEADER))
             found = self.document(params, profile)
+            note_operation(found.name)
             outcome = await self.execute(request, found, params)
         except (HttpRefusal, DocumentRejected, ApiError) as error:
             return self.refused(error, modern)
@@ -225,6 +228,7 @@ class GraphQLEndpoint:
             errors = [rejected_document(rejected).formatted for rejected in error.errors]
         else:
             errors = [{"message": error.message, "extensions": error.extensions}]
+        note_error(errors[0]["extensions"]["code"])
         return self.errors_response(errors, modern, 400 if modern or isinstance(error, MalformedRequest) else 200)
 
     def document(self, params: Params, profile: Profile) -> Found:
@@ -245,7 +249,7 @@ class GraphQLEndpoint:
             check_hash(hash_, text)
         operation = self.manifest.get(hash_)
         if operation is not None:
-            return Found(self.documents.prepare(operation.body), persisted=True)
+            return Found(self.documents.prepare(operation.body), persisted=True, name=operation.name)
         if profile.persisted_only:
             if text:
                 raise QueryRejected("This client may send persisted documents only.")
@@ -281,6 +285,7 @@ class GraphQLEndpoint:
         body: dict[str, Any] = {"data": outcome.data}
         if outcome.errors:
             body["errors"] = [error.formatted for error in outcome.errors]
+            note_error(body["errors"][0]["extensions"]["code"])
         body["extensions"] = self.cost_extension(outcome.cost)
         response = _json(body, 200, modern)
         response.headers["server-timing"] = server_timing(outcome)

@@ -21,6 +21,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
+from app.observation import note_error
 from app.profiles import API_KEY_HEADER
 from app.tools import ToolFailed, Tools
 
@@ -55,6 +56,7 @@ def mcp_server(tools: Tools) -> Server[Any]:
         try:
             output, _timing = await tools.run(params.name, params.arguments or {}, api_key)
         except ToolFailed as failed:
+            note_error(failed.code)
             error = failed.body()
             return _result(error, orjson.dumps(error), is_error=True)
         return _result(orjson.loads(output), output, is_error=False)

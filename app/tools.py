@@ -20,6 +20,7 @@ from app.documents import Documents
 from app.errors import ApiError, ErrorCode, InternalError, InvalidInput, NotFound, QueryRejected
 from app.execution import Executor
 from app.graphql import HttpRefusal, read_body, server_timing
+from app.observation import note_error, note_operation
 from app.persisted import PersistedOperation
 from app.profiles import API_KEY_HEADER, Profiles
 from app.tool_input import check_arguments
@@ -99,8 +100,10 @@ class Tools:
             arguments = await self._arguments(request)
             output, timing = await self.run(request.path_params["name"], arguments, request.headers.get(API_KEY_HEADER))
         except HttpRefusal as refusal:
+            note_error(ErrorCode.INVALID_INPUT)
             return _json({"error": {"code": ErrorCode.INVALID_INPUT, "message": refusal.message}}, refusal.status)
         except ToolFailed as failed:
+            note_error(failed.code)
             return _json(failed.body(), HTTP_STATUS.get(ErrorCode(failed.code), 500))
         return Response(output, media_type="application/json", headers={"server-timing": timing})
 
@@ -129,6 +132,7 @@ class Tools:
     async def _run(self, name: str, arguments: dict[str, Any], api_key: str | None) -> tuple[bytes, str]:
         if name not in self.operations:
             raise NotFound(f"No tool is named {name!r}.")
+        note_operation(name)
         self.profiles.for_key(api_key)  # every profile may call the tools; an unknown key is refused
         check_arguments(name, arguments)
         prepared = self.documents.prepare(self.operations[name].body)

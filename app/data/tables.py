@@ -3,7 +3,7 @@
 Only the columns the API reads are declared. The schema is chosen by the connection's search_path.
 """
 
-from sqlalchemy import Boolean, Column, Float, Integer, MetaData, Table, Text
+from sqlalchemy import Boolean, Column, DateTime, Float, Integer, MetaData, Table, Text
 from sqlalchemy.dialects.postgresql import TSVECTOR
 
 metadata = MetaData()
@@ -30,6 +30,13 @@ source = Table(
     _text("licence"),
 )
 edition = Table("edition", metadata, _text("edition_id"), _text("source_id"), _text("language"), _text("title"))
+import_run = Table(
+    "import_run",
+    metadata,
+    _int("schema_version"),
+    _int("normalizer_version"),
+    Column("finished_at", DateTime(timezone=True)),
+)
 collection = Table(
     "collection", metadata, _int("collection_id"), _text("code"), _text("name_en"), _text("name_ar"), _text("name_fr")
 )
