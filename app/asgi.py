@@ -5,7 +5,6 @@ import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
@@ -17,7 +16,7 @@ from starlette.routing import Mount, Route
 from app.apq import RegisteredDocuments
 from app.cost import CostLimits
 from app.data.sources import SourceCatalog
-from app.database import create_engine, ping
+from app.database import Readiness, create_engine
 from app.documents import Documents
 from app.execution import Executor
 from app.graphiql import ASSETS_PATH, graphiql_assets
@@ -56,8 +55,10 @@ async def healthz(request: Request) -> JSONResponse:
 
 
 async def readyz(request: Request) -> JSONResponse:
-    engine: AsyncEngine = request.app.state.engine
-    if await ping(engine):
+    """Whether the database answers, on a connection of its own within ISNAD_READY_TIMEOUT_MS: it says
+    so under load (the request pool busy) and during a stall (503 when the timeout passes)."""
+    readiness: Readiness = request.app.state.readiness
+    if await readiness.ready():
         return JSONResponse({"status": "ready"})
     return JSONResponse({"status": "database unavailable"}, status_code=503)
 
@@ -104,6 +105,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
         lifespan=lifespan,
     )
     app.state.engine = engine
+    app.state.readiness = Readiness(database_url, settings.ready_timeout_ms / 1000)
     app.state.executor = executor
     app.state.tools = tools
     return app

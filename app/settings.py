@@ -29,6 +29,7 @@ class Settings:
     cors_origins: tuple[str, ...] = ()  # origins browsers may call from; ("*",) for any, never with credentials
     compress_min_bytes: int = 500  # answers at least this long leave gzip-compressed to clients that accept it
     apq_cache_size: int = 1_024  # documents registered by automatic persisted queries, per process
+    ready_timeout_ms: int = 1_000  # how long /readyz waits for the database on its own connection
 
     @property
     def embedded_pgdata(self) -> Path:
@@ -71,4 +72,5 @@ def load_settings() -> Settings:
         cors_origins=_list("ISNAD_CORS_ORIGINS"),
         compress_min_bytes=_int("ISNAD_COMPRESS_MIN_BYTES", 500),
         apq_cache_size=_int("ISNAD_APQ_CACHE_SIZE", 1_024),
+        ready_timeout_ms=_int("ISNAD_READY_TIMEOUT_MS", 1_000),
     )
