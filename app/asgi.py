@@ -68,7 +68,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
     strawberry_schema = build_schema()
     schema = strawberry_schema._schema
     allowed = CostLimits(settings.max_nodes, settings.max_cost, settings.max_depth, settings.max_aliases)
-    executor = Executor(strawberry_schema, engine, SourceCatalog(), allowed)
+    executor = Executor(strawberry_schema, engine, SourceCatalog(), allowed, settings.request_timeout_ms / 1000)
     documents = Documents(schema, settings.max_tokens)
     manifest = load_manifest(DEFAULT_DIR)
     profiles = Profiles(settings.api_keys, settings.default_client_mode)

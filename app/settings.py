@@ -29,6 +29,7 @@ class Settings:
     cors_origins: tuple[str, ...] = ()  # origins browsers may call from; ("*",) for any, never with credentials
     compress_min_bytes: int = 500  # answers at least this long leave gzip-compressed to clients that accept it
     apq_cache_size: int = 1_024  # documents registered by automatic persisted queries, per process
+    request_timeout_ms: int = 10_000  # a request's deadline for all of its statements together
     ready_timeout_ms: int = 1_000  # how long /readyz waits for the database on its own connection
 
     @property
@@ -72,5 +73,6 @@ def load_settings() -> Settings:
         cors_origins=_list("ISNAD_CORS_ORIGINS"),
         compress_min_bytes=_int("ISNAD_COMPRESS_MIN_BYTES", 500),
         apq_cache_size=_int("ISNAD_APQ_CACHE_SIZE", 1_024),
+        request_timeout_ms=_int("ISNAD_REQUEST_TIMEOUT_MS", 10_000),
         ready_timeout_ms=_int("ISNAD_READY_TIMEOUT_MS", 1_000),
     )

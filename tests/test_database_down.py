@@ -184,8 +184,8 @@ async def test_a_stalled_link_fails_fast_on_pooled_connections(
 ) -> None:
     """The link accepts and forwards nothing (no refusal, no answer): a request on a pooled connection fails
     with UPSTREAM_UNAVAILABLE once the server's own statement timeout would have answered, not after the
-    stall."""
-    settings = api_settings(database_url, statement_timeout_ms=1_000)
+    stall; the request deadline is set far off, so that the client-side timeouts are what end it."""
+    settings = api_settings(database_url, statement_timeout_ms=1_000, request_timeout_ms=120_000)
     async with serving(settings, proxy.url) as served:
         await _warm(served.client)
 
