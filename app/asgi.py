@@ -17,6 +17,7 @@ from app.apq import RegisteredDocuments
 from app.cost import CostLimits
 from app.data.sources import SourceCatalog
 from app.database import Readiness, create_engine
+from app.disconnect import CancelOnDisconnect
 from app.documents import Documents
 from app.execution import Executor
 from app.graphiql import ASSETS_PATH, graphiql_assets
@@ -34,9 +35,11 @@ CORS_EXPOSED_HEADERS = ["server-timing", "etag"]
 
 
 def edge(settings: Settings) -> list[Middleware]:
-    """What every answer goes through, outermost first: CORS for the allowed origins (credentials never
-    allowed), revalidation (ETag, 304), then gzip above `compress_min_bytes`."""
+    """What every answer goes through, outermost first: a client that leaves cancels its work, CORS for the
+    allowed origins (credentials never allowed), revalidation (ETag, 304), then gzip above
+    `compress_min_bytes`."""
     return [
+        Middleware(CancelOnDisconnect),
         Middleware(
             CORSMiddleware,
             allow_origins=settings.cors_origins,

@@ -1,16 +1,20 @@
-"""A request has a deadline for all of its statements together: when it passes, the statement in flight
-is cancelled on the server, the connection goes back to the pool settled, and the app keeps serving.
+"""A request has a deadline for all of its statements together, and a client that leaves cancels its work:
+either way the statement in flight is cancelled on the server, the connection goes back to the pool
+settled, and the app keeps serving.
 
 A statement is made slow for real: another session holds every table of the live schema locked, so the
 API's statements wait on the lock until they are cancelled (or the lock goes at the end of the test).
 """
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import asyncpg
+import orjson
 import pytest
+from starlette.types import Message
 
 from ingest.run import ImportReport
 from tests.conftest import LIVE_SCHEMA, Served, api_settings, serving
@@ -100,3 +104,58 @@ async def test_a_tool_past_its_deadline_answers_503(one_connection: Served, data
         response = await one_connection.client.post("/tools/search_narrator", json=SAMPLE_CALLS["search_narrator"])
     assert response.status_code == 503
     assert response.json()["error"]["code"] == "UPSTREAM_UNAVAILABLE"
+
+
+async def test_a_client_that_leaves_cancels_its_statement(
+    imported: ImportReport, database_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The ASGI server says `http.disconnect` while the statement waits: the work stops at once, nothing
+    is sent, one line is logged, and the statement no longer runs on the server."""
+    settings = api_settings(database_url, pool_size=1, statement_timeout_ms=STATEMENT_TIMEOUT_MS)
+    async with serving(settings, database_url) as served:
+        left = asyncio.Event()
+        messages: list[Message] = [
+            {"type": "http.request", "body": orjson.dumps({"query": ALIASED_SEARCHES}), "more_body": False}
+        ]
+        sent: list[Message] = []
+
+        async def receive() -> Message:
+            if messages:
+                return messages.pop(0)
+            await left.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message: Message) -> None:
+            sent.append(message)
+
+        caplog.set_level(logging.INFO, logger="isnad_graphql")
+        async with slow_tables(database_url) as locker:
+            request = asyncio.create_task(served.app(_post_scope("/graphql"), receive, send))
+            await _until_waiting(locker)
+            left.set()
+            async with asyncio.timeout(BOUND_S):
+                await request
+            assert await _waiting(locker) == 0
+
+        assert sent == []
+        assert served.app.state.engine.pool.checkedout() == 0
+        (record,) = [r for r in caplog.records if "client left" in r.getMessage()]
+        assert record.exc_info is None
+        assert record.getMessage() == "client left before its answer: POST /graphql, its work cancelled"
+
+
+def _post_scope(path: str) -> dict[str, object]:
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": b"",
+        "headers": [(b"host", b"isnad.test"), (b"content-type", b"application/json")],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 80),
+    }
