@@ -19,10 +19,12 @@ from starlette.types import Message
 from ingest.run import ImportReport
 from tests.conftest import LIVE_SCHEMA, Served, api_settings, serving
 from tests.graphql_client import SAMPLE_CALLS, call_tool, execute
+from tests.live_server import uvicorn_serving
 
 UPSTREAM = {"code": "UPSTREAM_UNAVAILABLE", "alias": "upstream_unavailable"}
 BOUND_S = 10  # far over what a cancelled request takes, far under its statements' timeouts added up
 STATEMENT_TIMEOUT_MS = 30_000
+NO_DEADLINE = {"request_timeout_ms": 120_000}  # far off: the client's leaving is what ends the work
 # Three statements, as the issue's 30 aliased searches: without a deadline, each waits its own timeout.
 ALIASED_SEARCHES = """{
   a: search_narrator(query: "Abu Hurairah") { results { narrator_id } }
@@ -111,7 +113,7 @@ async def test_a_client_that_leaves_cancels_its_statement(
 ) -> None:
     """The ASGI server says `http.disconnect` while the statement waits: the work stops at once, nothing
     is sent, one line is logged, and the statement no longer runs on the server."""
-    settings = api_settings(database_url, pool_size=1, statement_timeout_ms=STATEMENT_TIMEOUT_MS)
+    settings = api_settings(database_url, pool_size=1, statement_timeout_ms=STATEMENT_TIMEOUT_MS, **NO_DEADLINE)
     async with serving(settings, database_url) as served:
         left = asyncio.Event()
         messages: list[Message] = [
@@ -142,6 +144,36 @@ async def test_a_client_that_leaves_cancels_its_statement(
         (record,) = [r for r in caplog.records if "client left" in r.getMessage()]
         assert record.exc_info is None
         assert record.getMessage() == "client left before its answer: POST /graphql, its work cancelled"
+
+
+async def test_a_client_that_closes_its_socket_cancels_its_statement_on_a_real_server(
+    imported: ImportReport, database_url: str
+) -> None:
+    """The same through uvicorn: the client sends its request, then closes the socket while the statement
+    waits; the server's statement stops waiting at once, not at its timeout."""
+    environment = {
+        "ISNAD_STATEMENT_TIMEOUT_MS": str(STATEMENT_TIMEOUT_MS),
+        "ISNAD_REQUEST_TIMEOUT_MS": str(NO_DEADLINE["request_timeout_ms"]),
+        "ISNAD_POOL_SIZE": "1",
+    }
+    with uvicorn_serving(database_url, LIVE_SCHEMA, **environment) as base:
+        host, port = base.removeprefix("http://").split(":")
+        async with slow_tables(database_url) as locker:
+            _, writer = await asyncio.open_connection(host, int(port))
+            writer.write(_raw_post(orjson.dumps({"query": ALIASED_SEARCHES})))
+            await _until_waiting(locker)
+            writer.close()
+            await writer.wait_closed()
+            async with asyncio.timeout(BOUND_S):
+                while await _waiting(locker):
+                    await asyncio.sleep(0.05)
+
+
+def _raw_post(body: bytes) -> bytes:
+    head = (
+        f"POST /graphql HTTP/1.1\r\nhost: isnad.test\r\ncontent-type: application/json\r\ncontent-length: {len(body)}"
+    )
+    return head.encode() + b"\r\n\r\n" + body
 
 
 def _post_scope(path: str) -> dict[str, object]:
