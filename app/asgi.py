@@ -5,7 +5,6 @@ import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
@@ -18,7 +17,8 @@ from app import request_log
 from app.apq import RegisteredDocuments
 from app.cost import CostLimits
 from app.data.sources import SourceCatalog
-from app.database import create_engine, ping
+from app.database import Readiness, create_engine
+from app.disconnect import CancelOnDisconnect
 from app.documents import Documents
 from app.execution import Executor
 from app.graphiql import ASSETS_PATH, graphiql_assets
@@ -39,10 +39,11 @@ CORS_EXPOSED_HEADERS = ["server-timing", "etag", "x-request-id", "traceresponse"
 
 def edge(settings: Settings) -> list[Middleware]:
     """What every answer goes through, outermost first: observation (request id, trace context, metrics,
-    the request log), CORS for the allowed origins (credentials never allowed), revalidation (ETag, 304),
-    then gzip above `compress_min_bytes`."""
+    the request log), a client that leaves cancels its work, CORS for the allowed origins (credentials never
+    allowed), revalidation (ETag, 304), then gzip above `compress_min_bytes`."""
     return [
         Middleware(Observed),
+        Middleware(CancelOnDisconnect),
         Middleware(
             CORSMiddleware,
             allow_origins=settings.cors_origins,
@@ -61,8 +62,10 @@ async def healthz(request: Request) -> JSONResponse:
 
 
 async def readyz(request: Request) -> JSONResponse:
-    engine: AsyncEngine = request.app.state.engine
-    if await ping(engine):
+    """Whether the database answers, on a connection of its own within ISNAD_READY_TIMEOUT_MS: it says
+    so under load (the request pool busy) and during a stall (503 when the timeout passes)."""
+    readiness: Readiness = request.app.state.readiness
+    if await readiness.ready():
         return JSONResponse({"status": "ready"})
     return JSONResponse({"status": "database unavailable"}, status_code=503)
 
@@ -72,7 +75,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
     strawberry_schema = build_schema()
     schema = strawberry_schema._schema
     allowed = CostLimits(settings.max_nodes, settings.max_cost, settings.max_depth, settings.max_aliases)
-    executor = Executor(strawberry_schema, engine, SourceCatalog(), allowed)
+    executor = Executor(strawberry_schema, engine, SourceCatalog(), allowed, settings.request_timeout_ms / 1000)
     documents = Documents(schema, settings.max_tokens)
     manifest = load_manifest(DEFAULT_DIR)
     profiles = Profiles(settings.api_keys, settings.default_client_mode)
@@ -110,6 +113,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
         lifespan=lifespan,
     )
     app.state.engine = engine
+    app.state.readiness = Readiness(database_url, settings.ready_timeout_ms / 1000)
     app.state.executor = executor
     app.state.tools = tools
     return app

@@ -4,14 +4,23 @@ A request runs its statements on one pooled connection, taken on its first state
 back when the request ends; each statement is its own READ ONLY transaction (the session's default).
 Failures of the database itself (down, timeout, pool exhausted) become UPSTREAM_UNAVAILABLE; the pool
 drops broken connections, so the API recovers by itself when the database is back.
+
+Nothing waits on the database without a bound: connecting (CONNECT_TIMEOUT_S), a free connection
+(POOL_TIMEOUT_S), each statement (the server's statement timeout, and on the client that timeout plus
+COMMAND_MARGIN_S, for a link that stalls and answers nothing), TCP keepalive on both ends. A statement
+interrupted on the client (a timeout, the request's deadline, a client that left) is cancelled on the
+server by the driver; its connection goes back to the pool only once the server has acknowledged the
+cancellation within SETTLE_TIMEOUT_S, and is dropped otherwise. `/readyz` asks on a connection of its
+own (`Readiness`), never the request pool.
 """
 
 import asyncio
 import logging
+import socket
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import asyncpg
 import orjson
@@ -33,6 +42,13 @@ NAME_WORD_SIMILARITY = 0.6  # pg_trgm word_similarity of a query within a name f
 UPSTREAM_SQLSTATE_CLASSES = ("08", "53", "57")
 CONNECT_TIMEOUT_S = 3.0
 POOL_TIMEOUT_S = 2.0
+COMMAND_MARGIN_S = 1.0  # a statement unanswered this long past the server's own timeout: the link is stalled
+SETTLE_TIMEOUT_S = 1.0  # how long an interrupted statement's cancellation may take before its connection is dropped
+# TCP keepalive, set on the server (its sessions) and on the client (its sockets): a peer silent for
+# IDLE seconds is probed every INTERVAL seconds, and after COUNT probes unanswered its connection is over.
+KEEPALIVE_IDLE_S = 10
+KEEPALIVE_INTERVAL_S = 5
+KEEPALIVE_COUNT = 3
 SQL_LOG = logging.getLogger("isnad_graphql.sql")  # every statement at DEBUG, its record's `arguments` too
 
 
@@ -59,6 +75,10 @@ def create_engine(settings: Settings, url: str) -> AsyncEngine:
         # so that the same query gives the same answer.
         "synchronize_seqscans": "off",
         "max_parallel_workers_per_gather": "0",
+        # The server ends the session of a client whose link is dead (over TCP; a unix socket ignores these)
+        "tcp_keepalives_idle": str(KEEPALIVE_IDLE_S),
+        "tcp_keepalives_interval": str(KEEPALIVE_INTERVAL_S),
+        "tcp_keepalives_count": str(KEEPALIVE_COUNT),
     }
     engine = create_async_engine(
         sqlalchemy_url(url),
@@ -68,11 +88,43 @@ def create_engine(settings: Settings, url: str) -> AsyncEngine:
         pool_size=settings.pool_size,
         max_overflow=0,
         pool_timeout=POOL_TIMEOUT_S,
-        connect_args={"server_settings": server_settings, "timeout": CONNECT_TIMEOUT_S},
+        connect_args={
+            "server_settings": server_settings,
+            "timeout": CONNECT_TIMEOUT_S,
+            "command_timeout": settings.statement_timeout_ms / 1000 + COMMAND_MARGIN_S,
+            "connection_class": KeepaliveConnection,
+        },
     )
     event.listen(engine.sync_engine, "checkout", lambda *_: POOL_IN_USE.inc())
     event.listen(engine.sync_engine, "checkin", lambda *_: POOL_IN_USE.dec())
     return engine
+
+
+if TYPE_CHECKING:
+    _Connection = asyncpg.Connection[asyncpg.Record]
+else:
+    _Connection = asyncpg.Connection  # not subscriptable at run time
+
+
+class KeepaliveConnection(_Connection):
+    """asyncpg's connection with TCP keepalive on its socket (a unix socket needs none)."""
+
+    def __init__(self, protocol: Any, transport: asyncio.Transport, *rest: Any) -> None:
+        super().__init__(protocol, transport, *rest)
+        sock = transport.get_extra_info("socket")
+        if sock is not None and sock.family != socket.AF_UNIX:
+            keep_alive(sock)
+
+
+def keep_alive(sock: socket.socket) -> None:
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    for name, value in (
+        ("TCP_KEEPIDLE", KEEPALIVE_IDLE_S),
+        ("TCP_KEEPINTVL", KEEPALIVE_INTERVAL_S),
+        ("TCP_KEEPCNT", KEEPALIVE_COUNT),
+    ):
+        if hasattr(socket, name):  # Linux names; other systems keep their defaults
+            sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, name), value)
 
 
 def _is_upstream(error: BaseException) -> bool:
@@ -180,19 +232,28 @@ class RequestDatabase:
         self._engine = engine
         self._connection: PoolProxiedConnection | None = None
         self._lock = asyncio.Lock()
+        self._running: asyncio.Task[Any] | None = None  # the task whose statement is in flight
+        self._unsettled = False  # a statement was interrupted: the server may still be cancelling it
+        self._closed = False
         self.statements = 0  # how many the request ran
         self.seconds = 0.0  # how long they took, as the API saw it
 
     async def fetch(self, statement: Executable | Bound) -> Sequence[Row]:
         async with self._lock:
-            started = time.perf_counter()
+            if self._closed:  # a statement the request left behind (a loader's batch) once it was over
+                raise UpstreamUnavailable()
+            self._running, started = asyncio.current_task(), time.perf_counter()
             try:
                 return await self._execute(_compiled_for(statement, self._engine.dialect), _params(statement))
-            except Exception as error:
-                if _is_upstream(error):
+            except BaseException as error:
+                # A server error leaves the connection ready; anything else (a timeout, a cancellation, a
+                # broken link) may leave a statement running, that the driver is cancelling.
+                self._unsettled = self._unsettled or not isinstance(error, asyncpg.PostgresError)
+                if isinstance(error, Exception) and _is_upstream(error):
                     raise UpstreamUnavailable() from error
                 raise
             finally:
+                self._running = None
                 self.statements += 1
                 self.seconds += time.perf_counter() - started
 
@@ -218,10 +279,27 @@ class RequestDatabase:
         return self._connection
 
     async def close(self) -> None:
-        """Give the connection back to the pool (nothing to roll back: no transaction is left open)."""
-        if self._connection is not None:
+        """Give the connection back to the pool, settled (nothing to roll back: no transaction is left open).
+
+        A statement still in flight (a loader's batch that the request's deadline or its client's leaving
+        did not reach) is interrupted first. After an interrupted statement, the connection goes back only
+        once the server has acknowledged its cancellation and answers again, within SETTLE_TIMEOUT_S;
+        otherwise it is dropped, and the pool opens another."""
+        self._closed = True
+        if self._running is not None:
+            self._running.cancel()
+        async with self._lock:
             connection, self._connection = self._connection, None
-            connection.close()
+            if connection is None:
+                return
+            settled = False
+            try:
+                settled = not self._unsettled or await _answers(connection)
+            finally:
+                if settled:
+                    connection.close()
+                else:
+                    connection.invalidate()
 
 
 def _compiled_for(statement: Executable | Bound, dialect: Dialect) -> _Compiled:
@@ -242,13 +320,43 @@ async def _run(connection: PoolProxiedConnection, plan: _Compiled, params: Mappi
     return cast(Sequence[Row], await driver.fetch(plan.sql, *arguments))
 
 
-async def ping(engine: AsyncEngine) -> bool:
-    """True when the database answers a trivial statement."""
-    database = RequestDatabase(engine)
+async def _answers(connection: PoolProxiedConnection) -> bool:
+    """Whether the connection answers a trivial statement within SETTLE_TIMEOUT_S; the driver first waits
+    for the cancellation it sent to be acknowledged (and closes the connection when it is not)."""
+    driver = cast(asyncpg.Connection, connection.driver_connection)
     try:
-        await database.fetch(sqlalchemy.text("SELECT 1"))
-    except UpstreamUnavailable:
+        await driver.fetchval("SELECT 1", timeout=SETTLE_TIMEOUT_S)
+    except Exception:  # whatever it is, the connection is not reused
         return False
-    finally:
-        await database.close()
     return True
+
+
+class Readiness:
+    """Whether the database answers, asked on a connection of its own, opened for each check and bounded by
+    `timeout_s` in all: never the request pool, which may be busy. Checks asked while one runs share it,
+    so that probes cannot open more than one connection at a time."""
+
+    def __init__(self, url: str, timeout_s: float) -> None:
+        self._url = f"postgresql://{sqlalchemy_url(url).partition('://')[2]}"  # as asyncpg takes it
+        self._timeout_s = timeout_s
+        self._check: asyncio.Task[bool] | None = None
+
+    async def ready(self) -> bool:
+        if self._check is None or self._check.done():
+            self._check = asyncio.create_task(self._ask())
+        return await asyncio.shield(self._check)
+
+    async def _ask(self) -> bool:
+        connection: asyncpg.Connection | None = None
+        try:
+            async with asyncio.timeout(self._timeout_s):
+                connection = await asyncpg.connect(
+                    self._url, timeout=self._timeout_s, server_settings={"application_name": "isnad-graphql readyz"}
+                )
+                await connection.fetchval("SELECT 1")
+        except Exception:  # whatever it is, the database is not ready
+            return False
+        finally:
+            if connection is not None:
+                connection.terminate()  # at once: a polite close would wait on a stalled link
+        return True

@@ -1,6 +1,11 @@
 """Running one GraphQL operation: cost check first (before any SQL), then execution on one
-request-scoped connection, then every error mapped to the closed set."""
+request-scoped connection, within the request's deadline, then every error mapped to the closed set.
 
+The deadline bounds all of an operation's statements together: when it passes, the statement in flight
+is cancelled (on the server too), the connection goes back to the pool settled (`app/database.py`), and
+the answer is UPSTREAM_UNAVAILABLE, with no data."""
+
+import asyncio
 import inspect
 import logging
 from collections.abc import Mapping
@@ -17,11 +22,12 @@ from app.cost import CostLimits, Measure, MeasureCache, check, coerce_variables
 from app.data.sources import SourceCatalog
 from app.database import RequestDatabase
 from app.documents import Prepared
-from app.errors import ErrorCode, to_closed_set
+from app.errors import ErrorCode, UpstreamUnavailable, to_closed_set
 from app.observation import note_sql
 
 logger = logging.getLogger("isnad_graphql")
 MAX_PLANS = 1_000  # compiled operations kept (persisted ones are compiled again after a clear)
+PAST_DEADLINE = UpstreamUnavailable("The request ran past its deadline; the database did not answer in time.")
 
 
 @dataclass(frozen=True)
@@ -45,10 +51,16 @@ class Outcome:
 
 class Executor:
     def __init__(
-        self, strawberry_schema: strawberry.Schema, engine: AsyncEngine, sources: SourceCatalog, allowed: CostLimits
+        self,
+        strawberry_schema: strawberry.Schema,
+        engine: AsyncEngine,
+        sources: SourceCatalog,
+        allowed: CostLimits,
+        deadline_s: float,
     ) -> None:
         self.schema: GraphQLSchema = strawberry_schema._schema
         self.engine = engine
+        self.deadline_s = deadline_s  # for all of an operation's statements together
         self.sources = sources
         self.allowed = allowed
         self.strawberry_schema = strawberry_schema
@@ -78,16 +90,27 @@ class Executor:
 
     async def run(self, prepared: Prepared, admitted: Admitted) -> Outcome:
         db = RequestDatabase(self.engine)
+        deadline = asyncio.timeout(self.deadline_s)
         try:
-            plan = self.plan(prepared, admitted.operation_name)
-            if plan is not None:
-                data = await self._run_plan(plan, create_context(db, self.sources), admitted)
-                if data is not None:
-                    return Outcome(data, [], admitted.cost, db.statements, db.seconds)
-            return await self._execute(prepared, create_context(db, self.sources), admitted)
+            async with deadline:
+                return await self._answer(prepared, admitted, db)
+        except TimeoutError:
+            if not deadline.expired():
+                raise
+            logger.warning("a request ran past its deadline of %.1f s; its statement was cancelled", self.deadline_s)
+            error = GraphQLError(PAST_DEADLINE.message, extensions=PAST_DEADLINE.extensions)
+            return Outcome(None, [error], admitted.cost, db.statements, db.seconds)
         finally:
             note_sql(db.statements, db.seconds)
             await db.close()
+
+    async def _answer(self, prepared: Prepared, admitted: Admitted, db: RequestDatabase) -> Outcome:
+        plan = self.plan(prepared, admitted.operation_name)
+        if plan is not None:
+            data = await self._run_plan(plan, create_context(db, self.sources), admitted)
+            if data is not None:
+                return Outcome(data, [], admitted.cost, db.statements, db.seconds)
+        return await self._execute(prepared, create_context(db, self.sources), admitted)
 
     async def _run_plan(self, plan: Plan, context: Context, admitted: Admitted) -> dict[str, Any] | None:
         """The plan's answer, or None when normal execution must give it (an error, an unexpected null)."""

@@ -32,6 +32,8 @@ class Settings:
     apq_cache_size: int = 1_024  # documents registered by automatic persisted queries, per process
     request_log: bool = False  # one JSON line per request on stderr (`serve`): off, it costs ~10 % of a lookup
     metrics_dir: Path | None = None  # where several workers keep their metrics (prometheus-client's variable)
+    request_timeout_ms: int = 10_000  # a request's deadline for all of its statements together
+    ready_timeout_ms: int = 1_000  # how long /readyz waits for the database on its own connection
 
     @property
     def embedded_pgdata(self) -> Path:
@@ -90,4 +92,6 @@ def load_settings() -> Settings:
         apq_cache_size=_int("ISNAD_APQ_CACHE_SIZE", 1_024),
         request_log=_switch("ISNAD_REQUEST_LOG", False),
         metrics_dir=_path("PROMETHEUS_MULTIPROC_DIR"),
+        request_timeout_ms=_int("ISNAD_REQUEST_TIMEOUT_MS", 10_000),
+        ready_timeout_ms=_int("ISNAD_READY_TIMEOUT_MS", 1_000),
     )

@@ -3,7 +3,9 @@
 `TcpProxy(database_url)` listens on 127.0.0.1 and forwards every connection to the server of
 `database_url`: its unix socket (`?host=/dir` -> `/dir/.s.PGSQL.<port>`) or its host:port.
 `stop()` closes the listening socket and cuts every open connection, as a database that goes
-down would; `start()` listens again on the same port.
+down would; `start()` listens again on the same port. `stall()` keeps every connection open and
+accepts new ones, but forwards nothing either way, as a link that hangs would (nothing is refused,
+nothing answers); `resume()` forwards again what was held.
 """
 
 import asyncio
@@ -44,17 +46,28 @@ class TcpProxy:
         self._server: asyncio.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
         self._handlers: set[asyncio.Task[None]] = set()
+        self._flowing = asyncio.Event()
+        self._flowing.set()
 
     async def start(self) -> None:
         self._server = await asyncio.start_server(self._handle, "127.0.0.1", self.port)
 
+    def stall(self) -> None:
+        """Forward nothing more, in either direction, on any connection, old or new."""
+        self._flowing.clear()
+
+    def resume(self) -> None:
+        self._flowing.set()
+
     async def stop(self) -> None:
-        """Stop listening and cut every connection that is open."""
+        """Stop listening and cut every connection that is open (stalled ones too)."""
         server, self._server = self._server, None
         if server is not None:
             server.close()
         for writer in list(self._writers):
             writer.close()
+        for handler in list(self._handlers):
+            handler.cancel()
         await asyncio.gather(*self._handlers, return_exceptions=True)
         if server is not None:
             await server.wait_closed()
@@ -74,7 +87,9 @@ class TcpProxy:
             upstream_reader, upstream_writer = await self._open_upstream()
             self._writers.add(upstream_writer)
             await asyncio.gather(
-                _pipe(client_reader, upstream_writer), _pipe(upstream_reader, client_writer), return_exceptions=True
+                self._pipe(client_reader, upstream_writer),
+                self._pipe(upstream_reader, client_writer),
+                return_exceptions=True,
             )
         except OSError:
             pass
@@ -87,12 +102,13 @@ class TcpProxy:
                         await writer.wait_closed()
             self._handlers.discard(task)
 
-
-async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    """Copy until either side closes; then close the other side too."""
-    try:
-        while data := await reader.read(CHUNK):
-            writer.write(data)
-            await writer.drain()
-    finally:
-        writer.close()
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Copy until either side closes, holding each chunk while the proxy is stalled; then close the
+        other side too."""
+        try:
+            while data := await reader.read(CHUNK):
+                await self._flowing.wait()
+                writer.write(data)
+                await writer.drain()
+        finally:
+            writer.close()

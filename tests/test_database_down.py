@@ -1,14 +1,15 @@
-"""When the database cannot answer (down, never there, too slow, no connection free), every tool
-answers UPSTREAM_UNAVAILABLE; /readyz says so and /healthz stays alive; and the same app answers
-again, without a restart, once the database is back.
+"""When the database cannot answer (down, never there, too slow, no connection free, a link that
+stalls), every tool answers UPSTREAM_UNAVAILABLE; /readyz says so and /healthz stays alive; and the
+same app answers again, without a restart, once the database is back.
 
 The database goes down for real: the app reaches it through a TCP proxy (tests/tcp_proxy.py) that a
-test stops, cutting every open connection.
+test stops, cutting every open connection, or stalls, forwarding nothing.
 """
 
 import asyncio
 import socket
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import asyncpg
@@ -27,6 +28,7 @@ from tests.tcp_proxy import TcpProxy
 UPSTREAM = {"code": "UPSTREAM_UNAVAILABLE", "alias": "upstream_unavailable"}
 # A fuzzy search on a long Arabic name: its last statement scans every name form (hundreds of ms).
 HEAVY_SEARCH = {"query": "عبد الله بن محمد بن يوسف بن عبد الرحمن"}
+STALL_BOUND_S = 20  # far over the client-side timeouts of a stall, far under a stall that hangs
 
 
 @pytest.fixture
@@ -41,6 +43,18 @@ async def proxy(imported: ImportReport, database_url: str) -> AsyncIterator[TcpP
 async def behind_proxy(proxy: TcpProxy, database_url: str) -> AsyncIterator[Served]:
     async with serving(api_settings(database_url), proxy.url) as served:
         yield served
+
+
+@asynccontextmanager
+async def stalled(proxy: TcpProxy) -> AsyncIterator[None]:
+    """The link stalled while the block runs, which must end within STALL_BOUND_S; forwarding again after,
+    whatever happened (so that the app's connections can close)."""
+    proxy.stall()
+    try:
+        async with asyncio.timeout(STALL_BOUND_S):
+            yield
+    finally:
+        proxy.resume()
 
 
 @pytest.fixture
@@ -163,3 +177,64 @@ async def test_an_exhausted_pool_is_upstream_unavailable_and_recovers(
         finally:
             await held.close()
         await _ok(client)
+
+
+async def test_a_stalled_link_fails_fast_on_pooled_connections(
+    imported: ImportReport, database_url: str, proxy: TcpProxy
+) -> None:
+    """The link accepts and forwards nothing (no refusal, no answer): a request on a pooled connection fails
+    with UPSTREAM_UNAVAILABLE once the server's own statement timeout would have answered, not after the
+    stall; the request deadline is set far off, so that the client-side timeouts are what end it."""
+    settings = api_settings(database_url, statement_timeout_ms=1_000, request_timeout_ms=120_000)
+    async with serving(settings, proxy.url) as served:
+        await _warm(served.client)
+
+        async with stalled(proxy):
+            await _upstream_unavailable(served.client, "get_hadith")
+            await _upstream_unavailable(served.client, "get_narrator_profile")  # on a connection made during the stall
+            assert served.app.state.engine.pool.checkedout() == 0
+
+        await _ok(served.client)
+
+
+async def test_during_a_stall_readyz_answers_503_within_its_timeout(behind_proxy: Served, proxy: TcpProxy) -> None:
+    client = behind_proxy.client
+    assert (await client.get("/readyz")).status_code == 200
+
+    async with stalled(proxy):
+        ready = await client.get("/readyz")
+    assert ready.status_code == 503
+    assert (await client.get("/healthz")).status_code == 200
+
+
+async def test_readyz_answers_while_every_request_connection_is_taken(
+    imported: ImportReport, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under load the request pool has no connection free: the database is healthy all the same."""
+    monkeypatch.setattr(app.database, "POOL_TIMEOUT_S", 0.2)
+    async with serving(api_settings(database_url, pool_size=1), database_url) as served:
+        held = await served.app.state.engine.connect()
+        try:
+            await _upstream_unavailable(served.client, "get_hadith")
+            assert (await served.client.get("/readyz")).status_code == 200
+        finally:
+            await held.close()
+
+
+async def test_database_connections_are_kept_alive_over_tcp(
+    imported: ImportReport, database_url: str, proxy: TcpProxy
+) -> None:
+    """TCP keepalive on the API's end of a request connection: the kernel finds a dead link while a pooled
+    connection sits idle. (The server's end is asked for in the session's settings; behind this proxy the
+    server sees a unix socket, where they do not apply.)"""
+    engine = app.database.create_engine(api_settings(database_url), proxy.url)
+    db = RequestDatabase(engine)
+    try:
+        await db.fetch(sqlalchemy.text("SELECT 1"))
+        assert db._connection is not None
+        sock = db._connection.driver_connection._transport.get_extra_info("socket")  # type: ignore[union-attr]
+        assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == app.database.KEEPALIVE_IDLE_S
+    finally:
+        await db.close()
+        await engine.dispose()
