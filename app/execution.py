@@ -105,12 +105,16 @@ class Executor:
             await db.close()
 
     async def _answer(self, prepared: Prepared, admitted: Admitted, db: RequestDatabase) -> Outcome:
+        """The plan's answer; where it gives way (an error, an unexpected null), graphql-core's, on the same
+        context: its loaders already hold what the plan read (a record, None, or the failure), so no
+        statement runs twice and a stalled one is not waited for again."""
+        context = create_context(db, self.sources)
         plan = self.plan(prepared, admitted.operation_name)
         if plan is not None:
-            data = await self._run_plan(plan, create_context(db, self.sources), admitted)
+            data = await self._run_plan(plan, context, admitted)
             if data is not None:
                 return Outcome(data, [], admitted.cost, db.statements, db.seconds)
-        return await self._execute(prepared, create_context(db, self.sources), admitted)
+        return await self._execute(prepared, context, admitted)
 
     async def _run_plan(self, plan: Plan, context: Context, admitted: Admitted) -> dict[str, Any] | None:
         """The plan's answer, or None when normal execution must give it (an error, an unexpected null)."""
