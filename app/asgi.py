@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.middleware.gzip import GZipMiddleware
@@ -26,6 +27,7 @@ from app.http_cache import Revalidation
 from app.mcp import McpEndpoint
 from app.persisted import DEFAULT_DIR, load_manifest
 from app.profiles import API_KEY_HEADER, Profiles
+from app.refusals import router_refusal
 from app.settings import Settings, load_settings
 from app.tools import Tools
 from schema.build import build_schema
@@ -67,8 +69,8 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
     strawberry_schema = build_schema()
     schema = strawberry_schema._schema
     allowed = CostLimits(settings.max_nodes, settings.max_cost, settings.max_depth, settings.max_aliases)
-    executor = Executor(strawberry_schema, engine, SourceCatalog(), allowed)
-    documents = Documents(schema, settings.max_tokens)
+    executor = Executor(strawberry_schema, engine, SourceCatalog(), allowed, settings.suggestions)
+    documents = Documents(schema, settings.max_tokens, settings.suggestions)
     manifest = load_manifest(DEFAULT_DIR)
     profiles = Profiles(settings.api_keys, settings.default_client_mode)
     graphql = GraphQLEndpoint(
@@ -101,6 +103,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
             Route("/mcp", mcp),
         ],
         middleware=edge(settings),
+        exception_handlers={HTTPException: router_refusal},
         lifespan=lifespan,
     )
     app.state.engine = engine

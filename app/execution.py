@@ -44,9 +44,15 @@ class Outcome:
 
 class Executor:
     def __init__(
-        self, strawberry_schema: strawberry.Schema, engine: AsyncEngine, sources: SourceCatalog, allowed: CostLimits
+        self,
+        strawberry_schema: strawberry.Schema,
+        engine: AsyncEngine,
+        sources: SourceCatalog,
+        allowed: CostLimits,
+        suggestions: bool = False,
     ) -> None:
         self.schema: GraphQLSchema = strawberry_schema._schema
+        self.suggestions = suggestions  # "Did you mean ...?" in the errors of variables
         self.engine = engine
         self.sources = sources
         self.allowed = allowed
@@ -70,7 +76,7 @@ class Executor:
         """The operation with its coerced variables and cost; raises an error of the closed set when it
         may not run."""
         operation = prepared.operation(operation_name)
-        coerced = coerce_variables(self.schema, operation, variables)
+        coerced = coerce_variables(self.schema, operation, variables, self.suggestions)
         found = self.measures.measure((prepared.text, operation_name), operation, prepared.fragments, coerced)
         check(found, self.allowed)
         return Admitted(operation_name, variables, coerced, found)

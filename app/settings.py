@@ -29,6 +29,7 @@ class Settings:
     cors_origins: tuple[str, ...] = ()  # origins browsers may call from; ("*",) for any, never with credentials
     compress_min_bytes: int = 500  # answers at least this long leave gzip-compressed to clients that accept it
     apq_cache_size: int = 1_024  # documents registered by automatic persisted queries, per process
+    suggestions: bool = False  # "Did you mean ...?" in GraphQL errors: for development, it reveals the schema's names
 
     @property
     def embedded_pgdata(self) -> Path:
@@ -43,6 +44,15 @@ def _int(name: str, default: int) -> int:
         return int(raw)
     except ValueError:
         raise SystemExit(f"{name} must be an integer") from None
+
+
+def _bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name, "").strip().lower()
+    if raw == "":
+        return default
+    if raw not in ("1", "true", "0", "false"):
+        raise SystemExit(f"{name} must be true or false")
+    return raw in ("1", "true")
 
 
 def _list(name: str) -> tuple[str, ...]:
@@ -71,4 +81,5 @@ def load_settings() -> Settings:
         cors_origins=_list("ISNAD_CORS_ORIGINS"),
         compress_min_bytes=_int("ISNAD_COMPRESS_MIN_BYTES", 500),
         apq_cache_size=_int("ISNAD_APQ_CACHE_SIZE", 1_024),
+        suggestions=_bool("ISNAD_SUGGESTIONS", False),
     )
