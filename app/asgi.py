@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route
 
+from app.admission import Admission
 from app.apq import RegisteredDocuments
 from app.cost import CostLimits
 from app.data.sources import SourceCatalog
@@ -38,7 +39,8 @@ CORS_EXPOSED_HEADERS = ["server-timing", "etag"]
 
 def edge(settings: Settings) -> list[Middleware]:
     """What every answer goes through, outermost first: CORS for the allowed origins (credentials never
-    allowed), revalidation (ETag, 304), then gzip above `compress_min_bytes`."""
+    allowed), admission (a bound on requests in flight, 503 beyond it), revalidation (ETag, 304), then
+    gzip above `compress_min_bytes`."""
     return [
         Middleware(
             CORSMiddleware,
@@ -48,6 +50,7 @@ def edge(settings: Settings) -> list[Middleware]:
             expose_headers=CORS_EXPOSED_HEADERS,
             max_age=600,
         ),
+        Middleware(Admission, settings.max_in_flight, settings.max_queued, settings.queue_wait_ms),
         Middleware(Revalidation),
         Middleware(GZipMiddleware, minimum_size=settings.compress_min_bytes),
     ]

@@ -29,6 +29,9 @@ class Settings:
     cors_origins: tuple[str, ...] = ()  # origins browsers may call from; ("*",) for any, never with credentials
     compress_min_bytes: int = 500  # answers at least this long leave gzip-compressed to clients that accept it
     apq_cache_size: int = 1_024  # documents registered by automatic persisted queries, per process
+    max_in_flight: int = 64  # guarded requests each worker serves at once (0: no bound); more wait in a queue
+    max_queued: int = 128  # requests waiting for a place, per worker; more are answered 503 at once
+    queue_wait_ms: int = 250  # how long a request waits for a place before it is answered 503
     suggestions: bool = False  # "Did you mean ...?" in GraphQL errors: for development, it reveals the schema's names
 
     @property
@@ -81,5 +84,8 @@ def load_settings() -> Settings:
         cors_origins=_list("ISNAD_CORS_ORIGINS"),
         compress_min_bytes=_int("ISNAD_COMPRESS_MIN_BYTES", 500),
         apq_cache_size=_int("ISNAD_APQ_CACHE_SIZE", 1_024),
+        max_in_flight=_int("ISNAD_MAX_IN_FLIGHT", 64),
+        max_queued=_int("ISNAD_MAX_QUEUED", 128),
+        queue_wait_ms=_int("ISNAD_QUEUE_WAIT_MS", 250),
         suggestions=_bool("ISNAD_SUGGESTIONS", False),
     )
