@@ -28,19 +28,20 @@ from app.http_cache import Revalidation
 from app.mcp import McpEndpoint
 from app.persisted import DEFAULT_DIR, load_manifest
 from app.profiles import API_KEY_HEADER, Profiles
+from app.rate_limits import RateLimits, parse_rates
 from app.refusals import router_refusal
 from app.settings import Settings, load_settings
 from app.tools import Tools
 from schema.build import build_schema
 
 CORS_REQUEST_HEADERS = ["accept", "content-type", API_KEY_HEADER, "mcp-protocol-version"]  # the last: MCP over HTTP
-CORS_EXPOSED_HEADERS = ["server-timing", "etag"]
+CORS_EXPOSED_HEADERS = ["server-timing", "etag", "retry-after", "ratelimit", "ratelimit-policy"]
 
 
-def edge(settings: Settings) -> list[Middleware]:
+def edge(settings: Settings, profiles: Profiles) -> list[Middleware]:
     """What every answer goes through, outermost first: CORS for the allowed origins (credentials never
-    allowed), admission (a bound on requests in flight, 503 beyond it), revalidation (ETag, 304), then
-    gzip above `compress_min_bytes`."""
+    allowed), rate limits per client (429), admission (a bound on requests in flight, 503 beyond it),
+    revalidation (ETag, 304), then gzip above `compress_min_bytes`."""
     return [
         Middleware(
             CORSMiddleware,
@@ -50,6 +51,7 @@ def edge(settings: Settings) -> list[Middleware]:
             expose_headers=CORS_EXPOSED_HEADERS,
             max_age=600,
         ),
+        Middleware(RateLimits, parse_rates(settings.rate_limits), profiles),
         Middleware(Admission, settings.max_in_flight, settings.max_queued, settings.queue_wait_ms),
         Middleware(Revalidation),
         Middleware(GZipMiddleware, minimum_size=settings.compress_min_bytes),
@@ -105,7 +107,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
             Mount(ASSETS_PATH, graphiql_assets()),
             Route("/mcp", mcp),
         ],
-        middleware=edge(settings),
+        middleware=edge(settings, profiles),
         exception_handlers={HTTPException: router_refusal},
         lifespan=lifespan,
     )

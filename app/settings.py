@@ -32,6 +32,7 @@ class Settings:
     max_in_flight: int = 64  # guarded requests each worker serves at once (0: no bound); more wait in a queue
     max_queued: int = 128  # requests waiting for a place, per worker; more are answered 503 at once
     queue_wait_ms: int = 250  # how long a request waits for a place before it is answered 503
+    rate_limits: str = ""  # "profile=requests_per_second/burst,..."; `default`: requests without a key, per address
     suggestions: bool = False  # "Did you mean ...?" in GraphQL errors: for development, it reveals the schema's names
 
     @property
@@ -87,5 +88,6 @@ def load_settings() -> Settings:
         max_in_flight=_int("ISNAD_MAX_IN_FLIGHT", 64),
         max_queued=_int("ISNAD_MAX_QUEUED", 128),
         queue_wait_ms=_int("ISNAD_QUEUE_WAIT_MS", 250),
+        rate_limits=os.environ.get("ISNAD_RATE_LIMITS", ""),
         suggestions=_bool("ISNAD_SUGGESTIONS", False),
     )
