@@ -22,8 +22,10 @@ RETRY_AFTER_S = 1
 
 def guarded(scope: Scope) -> bool:
     """Whether a request is one that admission and rate limits apply to: the API's own endpoints."""
+    if scope["type"] != "http":  # the lifespan and websockets have no path to guard
+        return False
     path: str = scope["path"]
-    return scope["type"] == "http" and any(path == p or path.startswith(f"{p}/") for p in GUARDED_PATHS)
+    return any(path == p or path.startswith(f"{p}/") for p in GUARDED_PATHS)
 
 
 class Admission:

@@ -132,6 +132,11 @@ def test_only_the_apis_endpoints_are_guarded(path: str, is_guarded: bool) -> Non
     assert guarded({"type": "http", "path": path}) is is_guarded
 
 
+def test_the_lifespan_passes_through() -> None:
+    """A lifespan scope has no path: reading one would stop the app's start-up (and /mcp with it)."""
+    assert guarded({"type": "lifespan"}) is False
+
+
 async def test_a_queued_request_runs_once_a_place_is_free_and_a_full_queue_sheds(
     imported: ImportReport, database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
