@@ -51,7 +51,7 @@ def edge(settings: Settings, profiles: Profiles) -> list[Middleware]:
             expose_headers=CORS_EXPOSED_HEADERS,
             max_age=600,
         ),
-        Middleware(RateLimits, parse_rates(settings.rate_limits), profiles),
+        Middleware(RateLimits, parse_rates(settings.rate_limits, profiles.names), profiles),
         Middleware(Admission, settings.max_in_flight, settings.max_queued, settings.queue_wait_ms),
         Middleware(Revalidation),
         Middleware(GZipMiddleware, minimum_size=settings.compress_min_bytes),

@@ -53,8 +53,9 @@ class Rate:
         return math.ceil(self.burst / self.per_second)
 
 
-def parse_rates(text: str) -> dict[str, Rate]:
-    """`profile=rate/burst,...` as rates by profile name; SystemExit for a malformed entry."""
+def parse_rates(text: str, profiles: frozenset[str]) -> dict[str, Rate]:
+    """`profile=rate/burst,...` as rates by profile name; SystemExit for a malformed entry or a name
+    that is none of `profiles` (a misspelt name would leave its profile unlimited without a word)."""
     rates = {}
     for entry in (part.strip() for part in text.split(",")):
         if not entry:
@@ -68,6 +69,9 @@ def parse_rates(text: str) -> dict[str, Rate]:
         if not name or not (0 < rate.per_second < math.inf) or rate.burst < 1:
             raise SystemExit("ISNAD_RATE_LIMITS entries must read profile=requests_per_second/burst")
         rates[name] = rate
+    unknown = sorted(set(rates) - profiles)
+    if unknown:
+        raise SystemExit(f"ISNAD_RATE_LIMITS names profiles that ISNAD_API_KEYS does not: {', '.join(unknown)}")
     return rates
 
 

@@ -12,12 +12,14 @@ from typing import Any
 import httpx
 import pytest
 
+from app.asgi import create_app
 from app.rate_limits import Buckets, Rate, parse_rates, rate_limit_headers
 from ingest.run import ImportReport
 from tests.conftest import api_settings, serving
 
 HADITH = {"query": "{ get_hadith(hadith_id: 100001) { hadith_id } }"}
 KEY = "gateway-secret-key"
+NAMES = frozenset({"default", "web"})
 SLOW = "default=0.001/2,gateway=0.001/1"  # two at once per address, one for the gateway profile
 
 
@@ -92,13 +94,19 @@ def test_the_headers_follow_the_ietf_draft() -> None:
     ],
 )
 def test_rate_limits_are_read_from_the_setting(text: str, rates: dict[str, Rate]) -> None:
-    assert parse_rates(text) == rates
+    assert parse_rates(text, NAMES) == rates
 
 
 @pytest.mark.parametrize("text", ["default", "default=20", "=20/40", "default=0/40", "default=x/1", "web=1/0"])
 def test_a_malformed_setting_stops_the_server_with_its_name(text: str) -> None:
     with pytest.raises(SystemExit, match="ISNAD_RATE_LIMITS"):
-        parse_rates(text)
+        parse_rates(text, NAMES)
+
+
+def test_a_rate_for_a_profile_no_key_has_stops_the_server(database_url: str) -> None:
+    settings = api_settings(database_url, rate_limits="default=1/1,gatewya=1/1", api_keys=f"gateway:free:{KEY}")
+    with pytest.raises(SystemExit, match="gatewya"):
+        create_app(settings, database_url)  # at start-up, before any request
 
 
 # --- the served API -------------------------------------------------------------------------------------
