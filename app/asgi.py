@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.middleware.gzip import GZipMiddleware
@@ -14,6 +15,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route
 
 from app import request_log
+from app.admission import Admission
 from app.apq import RegisteredDocuments
 from app.cost import CostLimits
 from app.data.sources import SourceCatalog
@@ -29,18 +31,29 @@ from app.metrics import MetricsEndpoint
 from app.observability import Observed
 from app.persisted import DEFAULT_DIR, load_manifest
 from app.profiles import API_KEY_HEADER, Profiles
+from app.rate_limits import RateLimits, parse_rates
+from app.refusals import router_refusal
 from app.settings import Settings, load_settings
 from app.tools import Tools
 from schema.build import build_schema
 
 CORS_REQUEST_HEADERS = ["accept", "content-type", API_KEY_HEADER, "mcp-protocol-version"]  # the last: MCP over HTTP
-CORS_EXPOSED_HEADERS = ["server-timing", "etag", "x-request-id", "traceresponse"]
+CORS_EXPOSED_HEADERS = [
+    "server-timing",
+    "etag",
+    "x-request-id",
+    "traceresponse",
+    "retry-after",
+    "ratelimit",
+    "ratelimit-policy",
+]
 
 
-def edge(settings: Settings) -> list[Middleware]:
+def edge(settings: Settings, profiles: Profiles) -> list[Middleware]:
     """What every answer goes through, outermost first: observation (request id, trace context, metrics,
     the request log), a client that leaves cancels its work, CORS for the allowed origins (credentials never
-    allowed), revalidation (ETag, 304), then gzip above `compress_min_bytes`."""
+    allowed), rate limits per client (429), admission (a bound on requests in flight, 503 beyond it),
+    revalidation (ETag, 304), then gzip above `compress_min_bytes`."""
     return [
         Middleware(Observed),
         Middleware(CancelOnDisconnect),
@@ -52,6 +65,8 @@ def edge(settings: Settings) -> list[Middleware]:
             expose_headers=CORS_EXPOSED_HEADERS,
             max_age=600,
         ),
+        Middleware(RateLimits, parse_rates(settings.rate_limits, profiles.names), profiles),
+        Middleware(Admission, settings.max_in_flight, settings.max_queued, settings.queue_wait_ms),
         Middleware(Revalidation),
         Middleware(GZipMiddleware, minimum_size=settings.compress_min_bytes),
     ]
@@ -75,8 +90,10 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
     strawberry_schema = build_schema()
     schema = strawberry_schema._schema
     allowed = CostLimits(settings.max_nodes, settings.max_cost, settings.max_depth, settings.max_aliases)
-    executor = Executor(strawberry_schema, engine, SourceCatalog(), allowed, settings.request_timeout_ms / 1000)
-    documents = Documents(schema, settings.max_tokens)
+    executor = Executor(
+        strawberry_schema, engine, SourceCatalog(), allowed, settings.request_timeout_ms / 1000, settings.suggestions
+    )
+    documents = Documents(schema, settings.max_tokens, settings.suggestions)
     manifest = load_manifest(DEFAULT_DIR)
     profiles = Profiles(settings.api_keys, settings.default_client_mode)
     graphql = GraphQLEndpoint(
@@ -109,7 +126,8 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
             Route("/mcp", mcp),
             Route("/metrics", MetricsEndpoint(settings.metrics_dir, settings.pool_size).scrape, methods=["GET"]),
         ],
-        middleware=edge(settings),
+        middleware=edge(settings, profiles),
+        exception_handlers={HTTPException: router_refusal},
         lifespan=lifespan,
     )
     app.state.engine = engine

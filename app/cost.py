@@ -394,10 +394,12 @@ def _values(names: tuple[str, ...], coerced: Mapping[str, Any]) -> tuple[Any, ..
 
 
 def coerce_variables(
-    schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Mapping[str, Any]
+    schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Mapping[str, Any], suggestions: bool = False
 ) -> dict[str, Any]:
-    """The variables as execution will see them (types coerced, defaults filled), or INVALID_INPUT."""
-    coerced = get_variable_values(schema, operation.variable_definitions or (), dict(variables))
+    """The variables as execution will see them (types coerced, defaults filled), or INVALID_INPUT (with
+    "Did you mean ...?" only when `suggestions`)."""
+    definitions = operation.variable_definitions or ()
+    coerced = get_variable_values(schema, definitions, dict(variables), hide_suggestions=not suggestions)
     if isinstance(coerced, list):  # graphql-core's own messages name only the variable
         raise InvalidInput(coerced[0].message)
     return coerced.coerced

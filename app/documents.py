@@ -64,9 +64,10 @@ def only_queries(prepared: Prepared, name: str | None) -> bool:
 
 
 class Documents:
-    def __init__(self, schema: GraphQLSchema, max_tokens: int) -> None:
+    def __init__(self, schema: GraphQLSchema, max_tokens: int, suggestions: bool = False) -> None:
         self.schema = schema
         self.max_tokens = max_tokens
+        self.suggestions = suggestions  # "Did you mean ...?" in validation errors
         self._cache: OrderedDict[str, Prepared] = OrderedDict()
 
     def prepare(self, text: str) -> Prepared:
@@ -86,7 +87,7 @@ class Documents:
             document = parse(text, max_tokens=self.max_tokens)
         except GraphQLError as error:
             return Prepared(text, None, (error,), "parse")
-        errors = validate(self.schema, document)
+        errors = validate(self.schema, document, hide_suggestions=not self.suggestions)
         fragments: dict[str, Any] = {
             d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
         }

@@ -57,8 +57,10 @@ class Executor:
         sources: SourceCatalog,
         allowed: CostLimits,
         deadline_s: float,
+        suggestions: bool = False,
     ) -> None:
         self.schema: GraphQLSchema = strawberry_schema._schema
+        self.suggestions = suggestions  # "Did you mean ...?" in the errors of variables
         self.engine = engine
         self.deadline_s = deadline_s  # for all of an operation's statements together
         self.sources = sources
@@ -83,7 +85,7 @@ class Executor:
         """The operation with its coerced variables and cost; raises an error of the closed set when it
         may not run."""
         operation = prepared.operation(operation_name)
-        coerced = coerce_variables(self.schema, operation, variables)
+        coerced = coerce_variables(self.schema, operation, variables, self.suggestions)
         found = self.measures.measure((prepared.text, operation_name), operation, prepared.fragments, coerced)
         check(found, self.allowed)
         return Admitted(operation_name, variables, coerced, found)

@@ -2,12 +2,12 @@
 
 Media types and status codes follow the GraphQL-over-HTTP draft, after its watershed: the answer is
 `application/graphql-response+json` when the client prefers it or sends no Accept header (400 for any
-document refused before it runs: it does not parse, does not validate, or is refused by a limit),
-legacy `application/json` when the client asks for it, `application/*` or `*/*` (200 with the
-errors), and 406 when it accepts neither. Whatever the media type, a request that is not a
-well-formed GraphQL-over-HTTP request (a body that is not a JSON object, parameters of the wrong
-type, no document) is 400; 405 for anything but a query over GET, 413 for an oversized body, 415 for
-a body that is not JSON-typed. JSON answers say `charset=utf-8`. Persisted documents are found by
+document refused before it runs: it does not parse, does not validate, or is refused by a limit), legacy
+`application/json` when the client asks for it, `application/*` or `*/*` (200 with the errors), and 406
+when it accepts neither. Whatever the media type, a request that is not a well-formed GraphQL-over-HTTP
+request (a body that is not a JSON object, parameters of the wrong type, no document) is 400; 405 for
+anything but a query over GET, 413 for an oversized body, 415 for a body that is not JSON-typed, each
+with its error of the closed set. JSON answers say `charset=utf-8`. Persisted documents are found by
 Apollo's `extensions.persistedQuery.sha256Hash` or by the draft's `documentId: "sha256:<hex>"`: in the
 manifest, or, for a client that may send free documents, among those it registered by sending the hash
 with the text (automatic persisted queries, `app/apq.py`); a persisted GET (or HEAD) carries cache
@@ -27,7 +27,7 @@ from starlette.types import Receive, Scope, Send
 from app.apq import RegisteredDocuments, check_hash
 from app.cost import Measure
 from app.documents import DocumentRejected, Documents, Prepared, only_queries
-from app.errors import ApiError, PersistedQueryNotFound, QueryRejected, rejected_document
+from app.errors import ApiError, LimitExceeded, PersistedQueryNotFound, QueryRejected, rejected_document
 from app.execution import Executor, Outcome
 from app.graphiql import graphiql_page
 from app.http_cache import strong_etag
@@ -48,12 +48,13 @@ ACCEPTED_AS = {  # what an Accept header's media range gets
 
 
 class HttpRefusal(Exception):
-    """A request refused at the HTTP level (405, 413, 415), before GraphQL."""
+    """A request refused at the HTTP level (405, 413, 415), before GraphQL: its status, and its error of
+    the closed set."""
 
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, status: int, error: ApiError) -> None:
+        super().__init__(error.message)
         self.status = status
-        self.message = message
+        self.error = error
 
 
 class MalformedRequest(QueryRejected):
@@ -110,23 +111,28 @@ def _params(source: Mapping[str, Any], decoded: bool) -> Params:
 
 async def read_body(request: Request, limit: int) -> bytes:
     """The request body, refused with 413 as soon as it is over `limit` bytes."""
+    too_large = HttpRefusal(413, LimitExceeded(f"The request body is over {limit} bytes."))
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise HttpRefusal(413, f"The request body is over {limit} bytes.")
+        raise too_large
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > limit:
-            raise HttpRefusal(413, f"The request body is over {limit} bytes.")
+            raise too_large
     return body
+
+
+def body_media_type(request: Request) -> str:
+    """The media type of the request's body, without its parameters ('' when it declares none)."""
+    return request.headers.get("content-type", "").split(";")[0].strip().lower()
 
 
 async def read_params(request: Request, body_limit: int) -> Params:
     if request.method in SAFE_METHODS:
         return _params(request.query_params, decoded=False)
-    media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if media_type not in (LEGACY_JSON, GRAPHQL_RESPONSE):
-        raise HttpRefusal(415, "Send the request as application/json.")
+    if body_media_type(request) not in (LEGACY_JSON, GRAPHQL_RESPONSE):
+        raise HttpRefusal(415, QueryRejected("Send the request as application/json."))
     try:
         payload = orjson.loads(await read_body(request, body_limit))
     except orjson.JSONDecodeError:
@@ -207,7 +213,7 @@ class GraphQLEndpoint:
             return graphiql_page()
         media_type = response_media_type(request.headers.get("accept"))
         if media_type is None:
-            return _plain(406, f"Accept {GRAPHQL_RESPONSE} or {LEGACY_JSON}.")
+            return self.refused(HttpRefusal(406, QueryRejected(f"Accept {GRAPHQL_RESPONSE} or {LEGACY_JSON}.")), False)
         modern = media_type == GRAPHQL_RESPONSE
         try:
             params = await read_params(request, self.body_limit)
@@ -221,13 +227,16 @@ class GraphQLEndpoint:
 
     def refused(self, error: HttpRefusal | DocumentRejected | ApiError, modern: bool) -> Response:
         """The answer to a request refused before it ran: 400 with `application/graphql-response+json`;
-        with legacy `application/json`, 200 but for a malformed request."""
+        with legacy `application/json`, 200 but for a malformed request; an HTTP refusal's own status."""
         if isinstance(error, HttpRefusal):
-            return _plain(error.status, error.message)
+            note_error(error.error.code)
+            response = self.errors_response([refusal_entry(error.error)], modern, error.status)
+            if error.status == 405:
+                response.headers["allow"] = "GET, POST"
+            return response
+        errors: list[Mapping[str, Any]] = [refusal_entry(error)] if isinstance(error, ApiError) else []
         if isinstance(error, DocumentRejected):
             errors = [rejected_document(rejected).formatted for rejected in error.errors]
-        else:
-            errors = [{"message": error.message, "extensions": error.extensions}]
         note_error(errors[0]["extensions"]["code"])
         return self.errors_response(errors, modern, 400 if modern or isinstance(error, MalformedRequest) else 200)
 
@@ -264,7 +273,7 @@ class GraphQLEndpoint:
     async def execute(self, request: Request, found: Found, params: Params) -> Outcome:
         prepared = found.prepared
         if request.method in SAFE_METHODS and not only_queries(prepared, params.operation_name):
-            raise HttpRefusal(405, "Only queries may be sent over GET.")
+            raise HttpRefusal(405, QueryRejected("Only queries may be sent over GET."))
         admitted = self.executor.admit(prepared, params.operation_name, params.variables)
         if found.registers is not None:
             self.registered.register(found.registers, prepared.text)
@@ -306,6 +315,12 @@ def _json(body: dict[str, Any], status: int, modern: bool) -> Response:
     return Response(orjson.dumps(body), status_code=status, media_type=f"{media_type}; charset=utf-8")
 
 
-def _plain(status: int, message: str) -> Response:
-    headers = {"allow": "GET, POST"} if status == 405 else None
-    return Response(message, status_code=status, media_type="text/plain", headers=headers)
+def refusal_entry(error: ApiError) -> dict[str, Any]:
+    """The `errors[]` entry of a request refused before it ran: no place in a document, no path."""
+    return {"message": error.message, "extensions": error.extensions}
+
+
+def edge_refusal(error: ApiError, status: int, accept: str | None) -> Response:
+    """An answer the edge writes itself for /graphql (429, 503): `errors` in the media type `accept`
+    chooses, legacy `application/json` when it chooses neither."""
+    return _json({"errors": [refusal_entry(error)]}, status, response_media_type(accept) == GRAPHQL_RESPONSE)

@@ -42,6 +42,11 @@ class Profiles:
             raise SystemExit("ISNAD_API_KEYS entries must read name:persisted|free:key")
         return _Key(Profile(name, mode == PERSISTED), secret.encode())
 
+    @property
+    def names(self) -> frozenset[str]:
+        """Every profile's name, the default's included."""
+        return frozenset({self.default.name, *(key.profile.name for key in self._keys)})
+
     def for_key(self, key: str | None) -> Profile:
         """The profile of an API key; an unknown key is refused, never treated as anonymous."""
         if key is None:

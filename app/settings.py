@@ -34,6 +34,11 @@ class Settings:
     metrics_dir: Path | None = None  # where several workers keep their metrics (prometheus-client's variable)
     request_timeout_ms: int = 10_000  # a request's deadline for all of its statements together
     ready_timeout_ms: int = 1_000  # how long /readyz waits for the database on its own connection
+    max_in_flight: int = 64  # guarded requests each worker serves at once (0: no bound); more wait in a queue
+    max_queued: int = 128  # requests waiting for a place, per worker; more are answered 503 at once
+    queue_wait_ms: int = 250  # how long a request waits for a place before it is answered 503
+    rate_limits: str = ""  # "profile=requests_per_second/burst,..."; `default`: requests without a key, per address
+    suggestions: bool = False  # "Did you mean ...?" in GraphQL errors: for development, it reveals the schema's names
 
     @property
     def embedded_pgdata(self) -> Path:
@@ -94,4 +99,9 @@ def load_settings() -> Settings:
         metrics_dir=_path("PROMETHEUS_MULTIPROC_DIR"),
         request_timeout_ms=_int("ISNAD_REQUEST_TIMEOUT_MS", 10_000),
         ready_timeout_ms=_int("ISNAD_READY_TIMEOUT_MS", 1_000),
+        max_in_flight=_int("ISNAD_MAX_IN_FLIGHT", 64),
+        max_queued=_int("ISNAD_MAX_QUEUED", 128),
+        queue_wait_ms=_int("ISNAD_QUEUE_WAIT_MS", 250),
+        rate_limits=os.environ.get("ISNAD_RATE_LIMITS", ""),
+        suggestions=_switch("ISNAD_SUGGESTIONS", False),
     )

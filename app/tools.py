@@ -3,6 +3,8 @@ eight tools in plain JSON Schema, `POST /tools/{name}` runs one tool's persisted
 
 A tool's output is `data.<tool>` of its persisted GraphQL response, byte for byte; an error is
 `{"error": {code, message, alias}}` with a fitting HTTP status. No provider's function-calling format.
+A call's body must be `application/json` (415 otherwise): a form or `text/plain` is what another site's
+page may send without a preflight.
 `Tools.run` is the one way a tool runs, here and over MCP (`app/mcp.py`): the client's profile (an
 unknown API key is refused), the arguments checked against the input schema, then the document.
 """
@@ -19,7 +21,7 @@ from starlette.responses import Response
 from app.documents import Documents
 from app.errors import ApiError, ErrorCode, InternalError, InvalidInput, NotFound, QueryRejected
 from app.execution import Executor
-from app.graphql import HttpRefusal, read_body, server_timing
+from app.graphql import HttpRefusal, body_media_type, read_body, server_timing
 from app.observation import note_error, note_operation
 from app.persisted import PersistedOperation
 from app.profiles import API_KEY_HEADER, Profiles
@@ -27,6 +29,7 @@ from app.tool_input import check_arguments
 from schema.contract import TOOLS, input_schema, output_schema
 
 logger = logging.getLogger("isnad_graphql")
+JSON = "application/json"
 HTTP_STATUS = {
     ErrorCode.INVALID_INPUT: 400,
     ErrorCode.UNSUPPORTED_LANGUAGE: 400,
@@ -41,7 +44,7 @@ HTTP_STATUS = {
 
 
 def _json(body: object, status: int = 200) -> Response:
-    return Response(orjson.dumps(body), status_code=status, media_type="application/json")
+    return Response(orjson.dumps(body), status_code=status, media_type=JSON)
 
 
 class ToolFailed(Exception):
@@ -100,14 +103,16 @@ class Tools:
             arguments = await self._arguments(request)
             output, timing = await self.run(request.path_params["name"], arguments, request.headers.get(API_KEY_HEADER))
         except HttpRefusal as refusal:
-            note_error(ErrorCode.INVALID_INPUT)
-            return _json({"error": {"code": ErrorCode.INVALID_INPUT, "message": refusal.message}}, refusal.status)
+            note_error(refusal.error.code)
+            return _json(ToolFailed.of(refusal.error).body(), refusal.status)
         except ToolFailed as failed:
             note_error(failed.code)
             return _json(failed.body(), HTTP_STATUS.get(ErrorCode(failed.code), 500))
-        return Response(output, media_type="application/json", headers={"server-timing": timing})
+        return Response(output, media_type=JSON, headers={"server-timing": timing})
 
     async def _arguments(self, request: Request) -> dict[str, Any]:
+        if body_media_type(request) != JSON:  # a form or text/plain is what another site may send unasked
+            raise HttpRefusal(415, InvalidInput("Send the tool's input as application/json."))
         try:
             arguments = orjson.loads(await read_body(request, self.body_limit) or b"{}")
         except orjson.JSONDecodeError:

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from app.errors import ErrorCode, RateLimited
+from app.errors import ErrorCode
 from tests.conftest import api_settings, serving
 from tests.graphql_client import execute
 
@@ -143,20 +143,13 @@ async def test_persisted_query_not_found(client: httpx.AsyncClient) -> None:
     }
 
 
-async def test_rate_limited(client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Nothing limits the rate yet; this pins the shape a resolver's RATE_LIMITED takes."""
-
-    async def refuse(*args: object) -> None:
-        raise RateLimited("Too many requests; try again later.")
-
-    monkeypatch.setattr("resolvers.get_hadith.load_hadith", refuse)
-    body = await execute(client, "{ get_hadith(hadith_id: 100001) { hadith_id } }")
-    assert field_error(body) == {
-        "message": "Too many requests; try again later.",
-        "locations": [{"line": 1, "column": 3}],
-        "path": ["get_hadith"],
-        "extensions": {"code": "RATE_LIMITED"},
-    }
+async def test_rate_limited(database_url: str) -> None:
+    """The edge refuses a client over its rate (`app/rate_limits.py`) before anything runs."""
+    async with serving(api_settings(database_url, rate_limits="default=0.001/1"), database_url) as served:
+        await served.client.post("/graphql", json={"query": "{ __typename }"})
+        refused = await served.client.post("/graphql", json={"query": "{ __typename }"})
+    assert refused.status_code == 429
+    assert request_error(refused.json()) == {"message": SHORT, "extensions": {"code": "RATE_LIMITED"}}
 
 
 LEAKY_TEXT = 'SELECT text_ar_normalized FROM hadith_source_record -- File "/srv/app.py", asyncpg'

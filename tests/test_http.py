@@ -4,7 +4,8 @@ With `Accept: application/graphql-response+json` (or no Accept header) a documen
 runs is 400 (it does not parse, does not validate, or a limit refuses it); with `application/json`,
 `application/*` or `*/*` every GraphQL error is a 200; accepting neither is 406. A request that is not
 well-formed (its body not a JSON object, a parameter of the wrong type, no document) is 400 in both.
-Anything but a query over GET is 405, an oversized body 413, a body not JSON-typed 415.
+Anything but a query over GET is 405, an oversized body 413, a body not JSON-typed 415: each with its
+errors in the chosen media type (406 in legacy JSON), and never a suggestion of the schema's names.
 """
 
 from collections.abc import AsyncIterator, Iterator
@@ -74,8 +75,9 @@ async def test_a_client_that_accepts_no_json_is_not_acceptable(
     client: httpx.AsyncClient, statements: list[str], accept: str
 ) -> None:
     response = await _post(client, orjson.dumps({"query": QUERY}), accept)
-    assert response.status_code == 406
-    assert GRAPHQL_RESPONSE in response.text
+    assert (response.status_code, _media_type(response)) == (406, LEGACY_JSON)
+    assert _codes(response) == ["QUERY_REJECTED"]
+    assert GRAPHQL_RESPONSE in response.json()["errors"][0]["message"]
     assert statements == []
 
 
@@ -131,7 +133,8 @@ async def test_a_mutation_over_get_is_method_not_allowed(
     client: httpx.AsyncClient, statements: list[str], accept: str
 ) -> None:
     response = await client.get("/graphql", params={"query": "mutation { x }"}, headers={"accept": accept})
-    assert response.status_code == 405
+    assert (response.status_code, _media_type(response)) == (405, accept)
+    assert _codes(response) == ["QUERY_REJECTED"]
     assert "GET" in response.headers["allow"]
     assert statements == []
 
@@ -139,7 +142,8 @@ async def test_a_mutation_over_get_is_method_not_allowed(
 @pytest.mark.parametrize("method", ["PUT", "DELETE", "PATCH"])
 async def test_other_methods_are_not_allowed(client: httpx.AsyncClient, method: str) -> None:
     response = await client.request(method, "/graphql", json={"query": QUERY})
-    assert response.status_code == 405
+    assert (response.status_code, _media_type(response)) == (405, LEGACY_JSON)  # httpx accepts */*
+    assert _codes(response) == ["QUERY_REJECTED"]
     assert {m.strip() for m in response.headers["allow"].split(",")} >= {"GET", "POST"}
 
 
@@ -153,7 +157,8 @@ async def test_a_body_that_is_not_json_typed_is_unsupported(
     else:
         request.headers["content-type"] = content_type
     response = await client.send(request)
-    assert response.status_code == 415
+    assert (response.status_code, _media_type(response)) == (415, LEGACY_JSON)
+    assert _codes(response) == ["QUERY_REJECTED"]
     assert statements == []
 
 
@@ -172,7 +177,8 @@ async def test_a_body_over_max_body_bytes_is_refused(imported: ImportReport, dat
     async with serving(api_settings(database_url, max_body_bytes=1024), database_url) as served:
         http = served.client
         declared = await http.post("/graphql", content=body, headers={"content-type": LEGACY_JSON})
-        assert declared.status_code == 413
+        assert (declared.status_code, _media_type(declared)) == (413, LEGACY_JSON)
+        assert _codes(declared) == ["LIMIT_EXCEEDED"]
 
         async def streamed() -> AsyncIterator[bytes]:
             for chunk in _chunks(body):
@@ -181,6 +187,7 @@ async def test_a_body_over_max_body_bytes_is_refused(imported: ImportReport, dat
         undeclared = await http.post("/graphql", content=streamed(), headers={"content-type": LEGACY_JSON})
         assert "content-length" not in undeclared.request.headers
         assert undeclared.status_code == 413
+        assert _codes(undeclared) == ["LIMIT_EXCEEDED"]
 
         small = await http.post("/graphql", json={"query": "{ __typename }"})
         assert small.json()["data"] == {"__typename": "Query"}
@@ -224,3 +231,33 @@ async def test_a_browser_get_with_a_query_is_answered_not_served_graphiql(client
     response = await client.get("/graphql", params={"query": QUERY}, headers={"accept": accept})
     assert _media_type(response) == LEGACY_JSON
     assert response.json()["data"] == {"get_hadith": {"hadith_id": 100001}}
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        "{ get_hadith(hadith_id: 100001) { hadith_ix } }",
+        "{ get_hadit(hadith_id: 100001) { hadith_id } }",
+        '{ search_narrator(query: "Abu", filter: { generation: "1" }) { truncated } }',
+    ],
+    ids=["field", "root-field", "argument"],
+)
+async def test_errors_suggest_no_name_of_the_schema_by_default(client: httpx.AsyncClient, document: str) -> None:
+    response = await client.post("/graphql", json={"query": document})
+    (error,) = response.json()["errors"]
+    assert error["extensions"]["code"] == "QUERY_REJECTED"
+    assert "Did you mean" not in error["message"]
+
+
+async def test_variables_suggest_no_name_of_the_schema_by_default(client: httpx.AsyncClient) -> None:
+    document = 'query($f: NarratorFilters) { search_narrator(query: "Abu", filters: $f) { truncated } }'
+    response = await client.post("/graphql", json={"query": document, "variables": {"f": {"generaton": "1"}}})
+    (error,) = response.json()["errors"]
+    assert error["extensions"]["code"] == "INVALID_INPUT"
+    assert "Did you mean" not in error["message"]
+
+
+async def test_suggestions_may_be_turned_on_for_development(imported: ImportReport, database_url: str) -> None:
+    async with serving(api_settings(database_url, suggestions=True), database_url) as served:
+        response = await served.client.post("/graphql", json={"query": "{ get_hadit(hadith_id: 1) { hadith_id } }"})
+    assert "Did you mean 'get_hadith'" in response.json()["errors"][0]["message"]

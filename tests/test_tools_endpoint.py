@@ -162,6 +162,47 @@ async def test_a_body_that_is_not_a_json_object_is_invalid(
     assert statements == []
 
 
+NOT_JSON = ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data", None]
+
+
+@pytest.mark.parametrize("content_type", NOT_JSON)
+async def test_a_body_that_is_not_json_typed_is_unsupported(
+    client: httpx.AsyncClient, statements: list[str], content_type: str | None
+) -> None:
+    """A form or text/plain POST is what another site's page may send without a preflight: never run."""
+    request = client.build_request("POST", "/tools/get_hadith", content=b'{"hadith_id": 100001}')
+    if content_type is None:
+        request.headers.pop("content-type", None)
+    else:
+        request.headers["content-type"] = content_type
+    response = await client.send(request)
+    assert response.status_code == 415
+    assert _error(response)["code"] == "INVALID_INPUT"
+    assert statements == []
+
+
+async def test_json_with_a_charset_runs_the_tool(client: httpx.AsyncClient) -> None:
+    headers = {"content-type": "application/json; charset=utf-8"}
+    response = await client.post("/tools/get_hadith", content=b'{"hadith_id": 100001}', headers=headers)
+    assert response.json()["hadith_id"] == 100001
+
+
+@pytest.mark.parametrize(("method", "path"), [("GET", "/tools/get_hadith"), ("PUT", "/tools"), ("POST", "/tools")])
+async def test_a_method_a_route_does_not_take_is_an_error_of_the_closed_set(
+    client: httpx.AsyncClient, method: str, path: str
+) -> None:
+    response = await client.request(method, path)
+    assert response.status_code == 405
+    assert response.headers["allow"]
+    assert _error(response)["code"] == "QUERY_REJECTED"
+
+
+async def test_an_unknown_path_is_not_found_in_the_envelope(client: httpx.AsyncClient) -> None:
+    response = await client.get("/no/such/path")
+    assert response.status_code == 404
+    assert _error(response)["code"] == "NOT_FOUND"
+
+
 @pytest.mark.parametrize("body", [b'{"hadith_id": "100001"}', b"{}", b""], ids=["wrong-type", "missing", "no-body"])
 async def test_a_wrong_or_missing_argument_is_invalid_input(client: httpx.AsyncClient, body: bytes) -> None:
     response = await client.post("/tools/get_hadith", content=body, headers={"content-type": "application/json"})
@@ -174,6 +215,7 @@ async def test_a_tool_body_over_max_body_bytes_is_refused(imported: ImportReport
         http = served.client
         response = await http.post("/tools/search_hadith", json={"query": "x" * 2000})
         assert response.status_code == 413
+        assert _error(response)["code"] == "LIMIT_EXCEEDED"
 
 
 async def test_an_unexpected_failure_is_a_masked_internal_error(

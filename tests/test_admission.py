@@ -1,0 +1,179 @@
+"""Admission: a bound on the requests a worker serves at once, a short queue, and 503 beyond them.
+
+A request is held inside the executor (its run waits for the test to release it), so that the bound is
+reached without timing anything: the next request to /graphql, /tools or /mcp is answered 503
+`UPSTREAM_UNAVAILABLE` with `Retry-After`, in its surface's envelope, while /healthz and /readyz
+still answer.
+"""
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+
+from app.admission import Admission, guarded
+from app.documents import Prepared
+from app.execution import Admitted, Outcome
+from ingest.run import ImportReport
+from tests.conftest import Served, api_settings, serving
+
+GRAPHQL_RESPONSE = "application/graphql-response+json"
+HADITH = {"query": "{ get_hadith(hadith_id: 100001) { hadith_id } }"}
+
+
+class Gate:
+    """Holds every executor run until `open()`; `entered` counts the runs that reached it."""
+
+    def __init__(self, run: Callable[[Prepared, Admitted], Awaitable[Outcome]]) -> None:
+        self.run = run
+        self.entered = 0
+        self.opened = asyncio.Event()
+
+    async def held_run(self, prepared: Prepared, admitted: Admitted) -> Outcome:
+        self.entered += 1
+        await self.opened.wait()
+        return await self.run(prepared, admitted)
+
+    async def until_entered(self, count: int) -> None:
+        await eventually(lambda: self.entered >= count)
+
+
+async def answered(request: Awaitable[httpx.Response]) -> httpx.Response:
+    """The answer to a request that admission must answer at once: a failure, not a hang, when it waits."""
+    return await asyncio.wait_for(request, 60)
+
+
+async def eventually(condition: Callable[[], bool]) -> None:
+    """Wait until `condition` holds, letting the requests in flight progress; fail after 1,000 turns."""
+    for _ in range(1_000):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the condition never held")
+
+
+@asynccontextmanager
+async def gated(
+    database_url: str, monkeypatch: pytest.MonkeyPatch, **settings: Any
+) -> AsyncIterator[tuple[Served, Gate]]:
+    async with serving(api_settings(database_url, **settings), database_url) as served:
+        executor = served.app.state.executor
+        gate = Gate(executor.run)
+        monkeypatch.setattr(executor, "run", gate.held_run)
+        try:
+            yield served, gate
+        finally:
+            gate.opened.set()
+
+
+def _admission(app: Starlette) -> Admission:
+    """The app's admission middleware (built on the first request)."""
+    layer: Any = app.middleware_stack
+    while not isinstance(layer, Admission):
+        layer = layer.app
+    return layer
+
+
+async def _hold_one(served: Served, gate: Gate) -> "asyncio.Task[httpx.Response]":
+    held = asyncio.create_task(served.client.post("/graphql", json=HADITH))
+    await gate.until_entered(1)
+    return held
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "envelope"),
+    [
+        ("/graphql", HADITH, "errors"),
+        ("/tools/get_hadith", {"hadith_id": 100001}, "error"),
+        ("/mcp", {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, "error"),
+    ],
+)
+async def test_a_request_beyond_the_bound_is_shed_with_retry_after(
+    imported: ImportReport, database_url: str, monkeypatch: pytest.MonkeyPatch, path: str, body: Any, envelope: str
+) -> None:
+    async with gated(database_url, monkeypatch, max_in_flight=1, max_queued=0) as (served, gate):
+        held = await _hold_one(served, gate)
+        accept = {"accept": f"{GRAPHQL_RESPONSE}, application/json"}
+        shed = await answered(served.client.post(path, json=body, headers=accept))
+        gate.opened.set()
+        assert (await held).json()["data"] == {"get_hadith": {"hadith_id": 100001}}
+    assert shed.status_code == 503
+    assert shed.headers["retry-after"] == "1"
+    error = shed.json()[envelope][0] if envelope == "errors" else shed.json()[envelope]
+    code = error["extensions"]["code"] if envelope == "errors" else error["code"]
+    assert code == "UPSTREAM_UNAVAILABLE"
+    assert "capacity" in error["message"]
+    if path == "/graphql":
+        assert shed.headers["content-type"] == f"{GRAPHQL_RESPONSE}; charset=utf-8"
+
+
+async def test_health_and_readiness_are_never_shed(
+    imported: ImportReport, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with gated(database_url, monkeypatch, max_in_flight=1, max_queued=0) as (served, gate):
+        held = await _hold_one(served, gate)
+        health = await served.client.get("/healthz")
+        ready = await served.client.get("/readyz")
+        gate.opened.set()
+        await held
+    assert (health.status_code, ready.status_code) == (200, 200)
+
+
+GUARDED = ["/graphql", "/tools", "/tools/get_hadith", "/mcp", "/mcp/"]
+NEVER_GUARDED = ["/healthz", "/readyz", "/metrics", "/graphiql/static/x.js", "/graphqlx"]
+
+
+@pytest.mark.parametrize(("path", "is_guarded"), [(p, True) for p in GUARDED] + [(p, False) for p in NEVER_GUARDED])
+def test_only_the_apis_endpoints_are_guarded(path: str, is_guarded: bool) -> None:
+    assert guarded({"type": "http", "path": path}) is is_guarded
+
+
+def test_the_lifespan_passes_through() -> None:
+    """A lifespan scope has no path: reading one would stop the app's start-up (and /mcp with it)."""
+    assert guarded({"type": "lifespan"}) is False
+
+
+async def test_a_queued_request_runs_once_a_place_is_free_and_a_full_queue_sheds(
+    imported: ImportReport, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = {"max_in_flight": 1, "max_queued": 1, "queue_wait_ms": 600_000}
+    async with gated(database_url, monkeypatch, **settings) as (served, gate):
+        held = await _hold_one(served, gate)
+        queued = asyncio.create_task(served.client.post("/graphql", json=HADITH))
+        await eventually(lambda: _admission(served.app).queued == 1)
+        shed = await answered(served.client.post("/graphql", json=HADITH))
+        gate.opened.set()
+        answers = [await held, await queued]
+    assert shed.status_code == 503
+    assert [answer.json()["data"] for answer in answers] == [{"get_hadith": {"hadith_id": 100001}}] * 2
+    assert _admission(served.app).queued == 0
+
+
+async def test_a_request_that_waits_past_the_queue_wait_is_shed(
+    imported: ImportReport, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = {"max_in_flight": 1, "max_queued": 8, "queue_wait_ms": 1}
+    async with gated(database_url, monkeypatch, **settings) as (served, gate):
+        held = await _hold_one(served, gate)
+        shed = await answered(served.client.post("/tools/get_hadith", json={"hadith_id": 100001}))
+        gate.opened.set()
+        await held
+        after = await served.client.post("/tools/get_hadith", json={"hadith_id": 100001})
+    assert shed.status_code == 503
+    assert shed.json()["error"]["code"] == "UPSTREAM_UNAVAILABLE"
+    assert after.json()["hadith_id"] == 100001
+
+
+async def test_no_bound_admits_every_request(
+    imported: ImportReport, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with gated(database_url, monkeypatch, max_in_flight=0, max_queued=0) as (served, gate):
+        requests = [asyncio.create_task(served.client.post("/graphql", json=HADITH)) for _ in range(5)]
+        await gate.until_entered(5)
+        gate.opened.set()
+        answers = await asyncio.gather(*requests)
+    assert [answer.status_code for answer in answers] == [200] * 5
