@@ -134,7 +134,7 @@ async def test_other_paths_are_one_surface(client: httpx.AsyncClient) -> None:
     assert (await client.get("/no/such/path/x1")).status_code == 404
     after = await scrape(client)
     assert added(before, after, "isnad_requests_total", **requests("other", "none")) >= 2  # the scrape too
-    assert added(before, after, "isnad_requests_total", **requests("other", "none", status="404")) == 1
+    assert added(before, after, "isnad_requests_total", **requests("other", "none", "NOT_FOUND", "404")) == 1
     assert_bounded_labels(after)
 
 
