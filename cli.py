@@ -4,11 +4,13 @@ read-only API, `mcp --stdio` its tools over MCP. It is the one module that reach
 
 import argparse
 import os
+import signal
 import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 
 from app.embedded import database_url
 from app.settings import load_settings
@@ -93,6 +95,7 @@ def _serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
             flush=True,
         )
+        _stop_on_signals()
         uvicorn.run(
             "app.asgi:app_from_environment",
             factory=True,
@@ -102,6 +105,18 @@ def _serve(args: argparse.Namespace) -> int:
             log_level="warning",
         )
     return 0
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(0)
+
+
+def _stop_on_signals() -> None:
+    """uvicorn drains the requests in flight on SIGTERM or SIGINT, then raises the signal again: with these
+    handlers that ends `serve` by unwinding, so the embedded PostgreSQL it started is stopped too (the
+    default handler killed the process and left the server running for the next `serve` to join)."""
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, _stop)
 
 
 @contextmanager

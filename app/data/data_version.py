@@ -33,12 +33,13 @@ class DataVersion:
 
 async def read_data_version(settings: Settings, url: str) -> DataVersion | None:
     """The last import's version, read on a connection of its own; None when the database does not
-    answer or holds no import."""
+    answer, does not exist yet, or holds no import: the start-up line says so, and `serve` goes on (its
+    /readyz says whether the database answers)."""
     engine = create_engine(settings, url)
     db = RequestDatabase(engine)
     try:
         rows = await db.fetch(Bound(LAST_RUN, {}))
-    except (UpstreamUnavailable, asyncpg.UndefinedTableError):
+    except (UpstreamUnavailable, asyncpg.UndefinedTableError, engine.dialect.loaded_dbapi.Error):
         return None
     finally:
         await db.close()
