@@ -124,11 +124,20 @@ def is_arabic(text: str) -> bool:
     return len(ARABIC_LETTERS.findall(text)) > len(LATIN_LETTERS.findall(text))
 
 
+def name_word(word: str) -> str:
+    """A normalized word of a name in one case: «أبي», «أبا» -> ابو, «ذي», «ذا» -> ذو, «ابن» -> بن."""
+    return _NAME_WORDS.get(word, word)
+
+
+def name_words(name: str) -> list[str]:
+    """The normalized words of a name, each in one case, an accusative tanwin's alif dropped («بلالًا»)."""
+    return [name_word(word) for word in normalize(_ACCUSATIVE_ALIF.sub("", name)).split()]
+
+
 @lru_cache(maxsize=1 << 16)
 def name_key(name: str) -> str:
     """A name as the narrator search compares it."""
-    words = normalize(_ACCUSATIVE_ALIF.sub("", name)).split()
-    return _JOINED_ABD.sub("عبد ", " ".join(_NAME_WORDS.get(word, word) for word in words))
+    return _JOINED_ABD.sub("عبد ", " ".join(name_words(name)))
 
 
 @lru_cache(maxsize=1 << 16)

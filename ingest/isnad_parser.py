@@ -30,8 +30,8 @@ KINSHIP_PRONOUNS = frozenset(
     {"ابيه", "ابي", "ابيها", "ابيهم", "جده", "جدي", "جدها", "امه", "امي", "عمه", "عمي", "اخيه", "اخي"}
 )
 _CASE_FORMS = {"ابي": "ابو", "ابا": "ابو", "ذي": "ذو", "ذا": "ذو"}
-_MARKS = "\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed"
-_TOKEN = re.compile(rf"[\w{_MARKS}]+|[^\w\s{_MARKS}]")
+MARKS = "\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed"  # the vowel marks, inside a word
+TOKEN = re.compile(rf"[\w{MARKS}]+|[^\w\s{MARKS}]")  # a word with its marks, or one punctuation mark
 _ACCUSATIVE_ALIF = re.compile(r"(?:\u064bا|ا\u064b)(?=\s|$)")
 
 _Word = tuple[str, str]  # (as written, normalized)
@@ -51,7 +51,7 @@ def normal(token: str) -> str:
 
 
 def _words(text: str) -> list[_Word]:
-    return [(token, normal(token)) for token in _TOKEN.findall(text)]
+    return [(token, normal(token)) for token in TOKEN.findall(text)]
 
 
 def is_term(word: str) -> bool:

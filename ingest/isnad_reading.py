@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from ingest.isnad_parser import MENTION_ENDS, TAHWIL, is_term, normal
+from ingest.isnad_parser import MARKS, MENTION_ENDS, TAHWIL, TOKEN, is_term, normal
 
 # Ways of receiving that the terms of ingest.isnad_parser leave out: «قرأت على مالك» (the student read to the
 # teacher), «أنه رأى عثمان», «سأل سعيد بن جبير», «شهدت».
@@ -30,9 +30,7 @@ ON = "علي"  # «على», normalized
 REFERRING = frozenset({"بهذا", "بمثله", "مثله", "نحوه", "بنحوه", "بمعناه", "باسناده", "بمثل", "بنحو"})
 CONJOINED_RATIO = 5
 MAX_MENTION_WORDS = 14  # the longest whole names with a gloss («- يعني ابن ... -») stay under this
-_MARKS = "\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed"
-_TOKEN = re.compile(rf"[\w{_MARKS}]+|[^\w\s{_MARKS}]")
-_MARKED = re.compile(f"[{_MARKS}]*")
+_MARKED = re.compile(f"[{MARKS}]*")
 _STOPS = frozenset(":.؟?!؛;")
 CONJUNCTION = "و"
 
@@ -57,7 +55,7 @@ class _Open:
 
 
 def _tokens(text: str) -> Iterator[tuple[str, int, int]]:
-    for match in _TOKEN.finditer(text):
+    for match in TOKEN.finditer(text):
         yield normal(match.group()), match.start(), match.end()
 
 

@@ -33,10 +33,9 @@ his linked rijal notices (which bring the nisbas the dataset's names often lack:
 import re
 from collections.abc import Iterable
 
-from app.arabic import normalize
+from app.arabic import name_word, name_words, normalize
 from ingest.isnad_parser import KINSHIP_PRONOUNS, is_kinship_pronoun
 
-_CASE_FORMS = {"ابي": "ابو", "ابا": "ابو", "ذي": "ذو", "ذا": "ذو", "ابن": "بن"}
 _HEADS = frozenset({"عبد", "ابو", "ام", "ذو"})
 _SKIPPED = frozenset({"بن", "بنت", "يعني", "هو", "وهو"})
 _GLOSSES = frozenset({"هو", "وهو", "يعني"})
@@ -45,7 +44,6 @@ _RUNS_ON = frozenset({"ابو", "بن", "عبد", "ام", "ذو"})  # a clause e
 _ARTICLE = "ال"
 _GOD = "الله"
 _GOD_JOINS = frozenset({"عبيد"})  # «عبيد الله»; «عبد الله» is joined as a head
-_ACCUSATIVE_ALIF = re.compile(r"(?:\u064bا|ا\u064b)(?=\s|$)")  # «سمعت بلالًا»
 _CLAUSE_END = re.compile("[،,\\-–ـ]")
 FUZZY_FROM = 5  # names shorter than this must agree exactly («سلمان» is not «سمان», nor «بكر» «بشر»)
 MISSES_PER_UNIT = 3  # one unit in this many, after the first, may lack from his forms
@@ -56,7 +54,7 @@ GRANDFATHER = frozenset({"جده", "جدي", "جدها"})
 
 def name_units(text: str) -> list[str]:
     """The units of a name or a mention, in order, each without its article."""
-    words = [_CASE_FORMS.get(word, word) for word in normalize(_ACCUSATIVE_ALIF.sub("", text)).split()]
+    words = name_words(text)
     units: list[str] = []
     index = 0
     while index < len(words):
@@ -75,7 +73,7 @@ def name_units(text: str) -> list[str]:
 def _nisbas(text: str) -> set[str]:
     """The units written with the article that are no one's name in a nasab: «التيمي» in «محمد بن إبراهيم
     التيمي», not «الزبير» in «عبد الله بن الزبير»."""
-    words = [_CASE_FORMS.get(word, word) for word in normalize(text).split()]
+    words = name_words(text)
     return {
         word.removeprefix(_ARTICLE)
         for before, word in zip(["", *words], words, strict=False)
@@ -101,7 +99,7 @@ def _clauses(mention: str) -> list[str]:
         words = _before_description(normalize(clause).split())
         if not words:
             continue
-        if clauses and (_CASE_FORMS.get(clauses[-1][-1], clauses[-1][-1]) in _RUNS_ON or words[0] in _SKIPPED):
+        if clauses and (name_word(clauses[-1][-1]) in _RUNS_ON or words[0] in _SKIPPED):
             clauses[-1] += words
         else:
             clauses.append(words)
@@ -166,7 +164,7 @@ def _in_order(ancestor: str, descendant: str, forms: list[list[str]]) -> bool:
 
 def _nasab_pairs(mention: str) -> list[tuple[str, str]]:
     """(man, forebear) for each «X بن Y» of a mention: «محمد بن إبراهيم التيمي» -> (محمد, ابراهيم)."""
-    words = [_CASE_FORMS.get(word, word) for word in normalize(mention).split()]
+    words = name_words(mention)
     pairs = []
     for index, word in enumerate(words[1:-1], start=1):
         if word == "بن":
@@ -223,6 +221,6 @@ def _lineage(name: str) -> list[str]:
     words = normalize(name).split()
     lineage = name_units(name)[:1]
     for index, word in enumerate(words[:-1]):
-        if _CASE_FORMS.get(word, word) == "بن":
+        if name_word(word) == "بن":
             lineage += name_units(" ".join(words[index + 1 : index + 3]))[:1]
     return lineage
