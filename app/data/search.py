@@ -33,6 +33,7 @@ Scores, each in [0, 1] and comparable within its tier:
 """
 
 import functools
+import itertools
 import math
 import string
 from collections.abc import Sequence
@@ -76,6 +77,7 @@ FUZZY_WORD_SHARE = 0.6  # share of the query's words a fuzzy hit must hold, one 
 FUZZY_WORD_CREDIT = 0.8  # what a word one letter off counts for, against 1 for the word itself
 FUZZY_MIN_SCORE = 0.6  # a fuzzy hit scoring less resembles the query too little to be offered
 RARE_TERM = 1000  # a misheard word's corrections held by more texts than this find no candidates
+SKIPPING_ONE_WORDS = 3  # a phrase of this many words at least finds, first, the texts that hold it but for one word
 HADITH_TIERS = ("exact", "fulltext", "fuzzy")  # the wording tiers, best first
 # narrators
 NAME_MATCH_WEIGHT = 0.6  # of a narrator score (not exact): the match; the rest is the prior
@@ -333,14 +335,26 @@ def _fulltext(language: str, scope: _ScopeShape, earlier: Sequence[Any]) -> Any:
     return _resembling(language, "fulltext", best, 0.0, earlier)
 
 
+def _splits(word: str) -> list[tuple[str, str]]:
+    return [(word[:i], word[i:]) for i in range(len(word) + 1)]
+
+
+def slips(word: str, alphabet: str) -> set[str]:
+    """The strings `word` can be when it was said or written with one letter dropped (one inserted back),
+    one letter doubled (one of the two taken out), or two letters swapped."""
+    splits = _splits(word)
+    inserted = {a + ch + b for a, b in splits for ch in alphabet}
+    undoubled = {a + b[1:] for a, b in splits if len(b) > 1 and b[0] == b[1]}
+    swapped = {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+    return inserted | undoubled | swapped
+
+
 def edits(word: str, alphabet: str) -> set[str]:
     """The strings one deletion, transposition, substitution or insertion away from `word`."""
-    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    splits = _splits(word)
     deleted = {a + b[1:] for a, b in splits if b}
-    swapped = {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
     replaced = {a + ch + b[1:] for a, b in splits if b for ch in alphabet}
-    inserted = {a + ch + b for a, b in splits for ch in alphabet}
-    return deleted | swapped | replaced | inserted
+    return slips(word, alphabet) | deleted | replaced
 
 
 @functools.cache
@@ -355,8 +369,10 @@ def _vocabulary_statement(language: str) -> Select[Any]:
 
 
 def _wanted(language: str, words: Sequence[str], shortest: int) -> dict[str, set[str]]:
-    """Each word, with the strings one letter off it (words under `shortest` letters: only themselves)."""
-    return {word: {word} | (edits(word, ALPHABETS[language]) if len(word) >= shortest else set()) for word in words}
+    """Each word, with the strings one letter off it (words under `shortest` letters: only those it can be
+    with a letter dropped, doubled or two swapped, never another letter in its place)."""
+    alphabet = ALPHABETS[language]
+    return {word: {word} | (edits if len(word) >= shortest else slips)(word, alphabet) for word in words}
 
 
 def _vocabulary_params(language: str, wanted: dict[str, set[str]]) -> dict[str, Any]:
@@ -415,6 +431,20 @@ def _credit_params(words: Sequence[FuzzyWord]) -> dict[str, list[Any]]:
     }
 
 
+def _skipping_one(in_order: Sequence[str]) -> list[str]:
+    """A tsquery text that finds the texts holding the phrase but for one of its words, whatever stands in
+    that word's place (a word misheard, one letter off, or short): `in_order` with each word left out in
+    turn, the others at their distances (none under SKIPPING_ONE_WORDS words)."""
+    if len(in_order) < SKIPPING_ONE_WORDS:
+        return []
+    phrases = []
+    for left_out in range(len(in_order)):
+        kept = [(place, word) for place, word in enumerate(in_order) if place != left_out]
+        steps = (f" <{place - before}> '{word}'" for (before, _), (place, word) in itertools.pairwise(kept))
+        phrases.append(f"('{kept[0][1]}'{''.join(steps)})")
+    return [" | ".join(phrases)]
+
+
 def _candidate_groups(known: Sequence[FuzzyWord], needed: int) -> list[str]:
     """A hit holds `needed` words, so at least one of the len(known) - needed + 1 rarest: the tsquery texts
     that find the hadith holding each of them (as said; a word no text holds, one letter off), rarest first."""
@@ -423,14 +453,16 @@ def _candidate_groups(known: Sequence[FuzzyWord], needed: int) -> list[str]:
     return [_any_of(group) for group in groups]
 
 
-def _fuzzy_params(words: Sequence[FuzzyWord]) -> tuple[int, dict[str, Any]]:
+def _fuzzy_params(words: Sequence[FuzzyWord], in_order: Sequence[str]) -> tuple[int, dict[str, Any]]:
     """How many groups of candidates the fuzzy tier reads for these words (0: none, it can find no hit), and
-    its parameters."""
+    its parameters: the texts that hold the phrase (`in_order`) but for one word first, then those that hold
+    the rarest words."""
     known = [word for word in words if word.terms]
     needed = math.ceil(FUZZY_WORD_SHARE * len(words))
     groups = _candidate_groups(known, needed) if known and len(known) >= needed else []
     if not groups:
         return 0, {}
+    groups = _skipping_one(in_order) + groups
     return len(groups), {
         **{f"group_{i}": group for i, group in enumerate(groups)},
         **_credit_params(known),
@@ -577,7 +609,7 @@ async def hadith_by_wording(
 ) -> HadithHits:
     """Every wording tier in one statement: exact, fulltext, then fuzzy over `words` (when they can find
     candidates), each finding what the earlier ones did not, in what they left of `scope.most`."""
-    groups, fuzzy = _fuzzy_params(words)
+    groups, fuzzy = _fuzzy_params(words, wording.in_order.split())
     tiers = HADITH_TIERS if groups else HADITH_TIERS[:-1]
     statement = _wording_statement(language, tiers, groups, False, _ScopeShape.of(scope))
     params = {**_scope_params(scope), **_wording_params(wording), **fuzzy}
@@ -603,7 +635,7 @@ async def hadith_by_fuzzy_words(
 ) -> HadithHits:
     """The fuzzy tier alone: hadith that hold most of the words, each as said or one letter off (see `_fuzzy`);
     none, and no statement, when the words can find no candidate."""
-    groups, fuzzy = _fuzzy_params(words)
+    groups, fuzzy = _fuzzy_params(words, wording.in_order.split())
     if not groups:
         return []
     statement = _wording_statement(language, HADITH_TIERS[-1:], groups, False, _ScopeShape.of(scope))
