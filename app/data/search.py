@@ -64,15 +64,16 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import ARRAY, distinct_on
 
+from app import arabic
 from app.data import tables as t
 from app.data.narrators import narrator_record
 from app.data.records import HadithHitRecord, NarratorHitRecord
 from app.database import FUZZY_NAME_THRESHOLD, Bound, RequestDatabase, Row
 
 # hadith
-CANDIDATES = 1000  # hadith an exact or fulltext statement reads at most before ranking them
+CANDIDATES = 250  # hadith an exact or fulltext statement reads at most before ranking them
 RERANKED = 8  # fulltext and fuzzy candidates whose whole text is compared with the query (trigram similarity)
-FUZZY_CANDIDATES = 300  # hadith holding the query's rarest words, whose every word is then checked
+FUZZY_CANDIDATES = 100  # hadith holding the query's rarest words, whose every word is then checked
 FUZZY_WORD_SHARE = 0.6  # share of the query's words a fuzzy hit must hold, one letter off at most
 FUZZY_WORD_CREDIT = 0.8  # what a word one letter off counts for, against 1 for the word itself
 FUZZY_MIN_SCORE = 0.6  # a fuzzy hit scoring less resembles the query too little to be offered
@@ -289,14 +290,16 @@ def _measure(language: str) -> ColumnElement[Any]:
 
 
 def _holds_phrase(language: str) -> ColumnElement[bool]:
-    """The normalized text holds the normalized phrase, at word boundaries: Arabic through the trigram
-    index of the text (`:contained`, `:bounded`: the phrase within LIKE patterns), French through its
-    words as written, with their positions (`:phrase`)."""
-    text = t.hadith.c.text_ar_normalized
+    """The normalized text holds the normalized phrase, at word boundaries: Arabic through the index of its
+    words and pairs of words (`:pairs`, the phrase's: the texts that hold them all), then the text itself
+    (`:bounded`: the phrase within a LIKE pattern); French through its words as written, with their
+    positions (`:phrase`)."""
+    h = t.hadith
     if language == "fr":
         phrase = func.phraseto_tsquery(literal_column("'simple'::regconfig"), _param("phrase", String))
         return WORDS["fr"].bool_op("@@")(phrase)
-    return and_(_like(text, "contained"), _like(literal(" ") + text + literal(" "), "bounded"))
+    pairs = h.c.text_ar_pairs.bool_op("@>")(_array("pairs", Text))
+    return and_(pairs, _like(literal(" ") + h.c.text_ar_normalized + literal(" "), "bounded"))
 
 
 def _exact(language: str, scope: _ScopeShape, earlier: Sequence[Any]) -> Any:
@@ -592,7 +595,7 @@ def _wording_params(wording: Wording) -> dict[str, Any]:
     return {
         "phrase": wording.phrase,
         "phrase_length": float(len(wording.phrase)),
-        "contained": f"%{_escaped(wording.phrase)}%",
+        "pairs": arabic.word_pairs(wording.phrase),
         "bounded": f"% {_escaped(wording.phrase)} %",
         "words": words,
         "words_length": float(len(words)),
