@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 
-from app.embedded import database_url
+from app.data.embedded import database_url
 from app.settings import load_settings
 
 
@@ -135,7 +135,7 @@ def _mcp(args: argparse.Namespace) -> int:
     import asyncio
 
     from app.asgi import create_app
-    from app.mcp import serve_stdio
+    from app.http.mcp import serve_stdio
 
     settings = load_settings()
     with database_url(settings.database_url, settings.embedded_pgdata) as url:
@@ -167,7 +167,7 @@ def _check_readonly(args: argparse.Namespace) -> int:
 
 
 def _persisted_manifest(args: argparse.Namespace) -> int:
-    from app.persisted import DEFAULT_DIR, MANIFEST_NAME, manifest_json, read_documents
+    from app.execution.persisted import DEFAULT_DIR, MANIFEST_NAME, manifest_json, read_documents
 
     path = DEFAULT_DIR / MANIFEST_NAME
     fresh = manifest_json(read_documents(DEFAULT_DIR))

@@ -28,7 +28,7 @@ from rich.table import Table
 
 from app.asgi import create_app
 from app.data import search
-from app.embedded import database_url
+from app.data.embedded import database_url
 from app.settings import Settings, load_settings
 from bench.search_eval import QUERIES, EvalQuery, read_queries
 

@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.database import create_engine
+from app.data.database import create_engine
 from app.settings import Settings
 from migrations_readonly_check import live, static
 from schema.build import build_schema

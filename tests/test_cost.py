@@ -1,8 +1,8 @@
 """The cost of a document, checked before any SQL: list limits, node count, cost, depth, aliases, fragments, tokens.
 
-The figures of `app.cost.MeasureCache` follow the rules of the `app.cost` docstring: a list counts its size in nodes
+The figures of `app.execution.cost.MeasureCache` follow the rules of the `app.execution.cost` docstring: a list counts its size in nodes
 (times the sizes of the lists above it), an object costs 1 per instance, a scalar 0, and a field that reads the
-database adds its weight per call (`app.cost.WEIGHTS`); a `limit` left out counts as its default; a list no argument
+database adds its weight per call (`app.execution.cost.WEIGHTS`); a `limit` left out counts as its default; a list no argument
 sizes counts its fixed size (10 for provenance).
 """
 
@@ -14,7 +14,7 @@ import httpx
 import pytest
 from graphql import FragmentDefinitionNode, OperationDefinitionNode, parse
 
-from app.cost import WEIGHTS, CostLimits, Measure, MeasureCache, check, coerce_variables
+from app.execution.cost import WEIGHTS, CostLimits, Measure, MeasureCache, check, coerce_variables
 from app.errors import ApiError, InvalidInput, LimitExceeded, QueryRejected
 from schema.build import build_schema
 from schema.contract import TOOLS
@@ -91,7 +91,7 @@ def _refusal(body: dict[str, Any]) -> tuple[str, str]:
     return error["extensions"]["code"], error["message"]
 
 
-# --- app.cost's measure, by hand ---------------------------------------------------------------------------
+# --- app.execution.cost's measure, by hand ---------------------------------------------------------------------------
 
 
 def test_a_single_object_with_a_provenance_list() -> None:

@@ -144,7 +144,7 @@ async def test_persisted_query_not_found(client: httpx.AsyncClient) -> None:
 
 
 async def test_rate_limited(database_url: str) -> None:
-    """The edge refuses a client over its rate (`app/rate_limits.py`) before anything runs."""
+    """The edge refuses a client over its rate (`app/http/rate_limits.py`) before anything runs."""
     async with serving(api_settings(database_url, rate_limits="default=0.001/1"), database_url) as served:
         await served.client.post("/graphql", json={"query": "{ __typename }"})
         refused = await served.client.post("/graphql", json={"query": "{ __typename }"})

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from app import request_log
+from app.http import request_log
 from app.asgi import app_from_environment
 from app.settings import load_settings
 from ingest.run import ImportReport

@@ -21,7 +21,7 @@ from app.data.records import (
     PassageRecord,
     SourceKey,
 )
-from app.database import Bound, RequestDatabase, Row
+from app.data.database import Bound, RequestDatabase, Row
 
 BoundedKey = tuple[int, int]  # (id, limit)
 

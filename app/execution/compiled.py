@@ -43,7 +43,7 @@ from strawberry.schema.schema_converter import CustomGraphQLEnumType
 from strawberry.types.base import StrawberryObjectDefinition, StrawberryOptional
 from strawberry.types.field import StrawberryField
 
-from app.context import Context
+from app.execution.context import Context
 
 TYPENAME = "__typename"
 Reader = Callable[[Mapping[str, Any]], Any]

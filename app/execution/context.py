@@ -3,8 +3,8 @@
 from dataclasses import dataclass
 
 from app.data.sources import SourceCatalog
-from app.database import RequestDatabase
-from app.dataloaders import Loaders
+from app.data.database import RequestDatabase
+from app.execution.dataloaders import Loaders
 
 
 @dataclass(frozen=True)

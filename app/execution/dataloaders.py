@@ -7,7 +7,7 @@ from typing import Any, Generic, TypeVar
 from strawberry.dataloader import DataLoader
 
 from app.data import grades, hadith, narrators
-from app.database import RequestDatabase
+from app.data.database import RequestDatabase
 
 K = TypeVar("K")
 V = TypeVar("V")

@@ -2,7 +2,7 @@
 request-scoped connection, within the request's deadline, then every error mapped to the closed set.
 
 The deadline bounds all of an operation's statements together: when it passes, the statement in flight
-is cancelled (on the server too), the connection goes back to the pool settled (`app/database.py`), and
+is cancelled (on the server too), the connection goes back to the pool settled (`app/data/database.py`), and
 the answer is UPSTREAM_UNAVAILABLE, with no data."""
 
 import asyncio
@@ -16,12 +16,12 @@ import strawberry
 from graphql import GraphQLError, GraphQLSchema, execute
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.compiled import NotCompiled, Plan, compile_operation
-from app.context import Context, create_context
-from app.cost import CostLimits, Measure, MeasureCache, check, coerce_variables
+from app.execution.compiled import NotCompiled, Plan, compile_operation
+from app.execution.context import Context, create_context
+from app.execution.cost import CostLimits, Measure, MeasureCache, check, coerce_variables
 from app.data.sources import SourceCatalog
-from app.database import RequestDatabase
-from app.documents import Prepared
+from app.data.database import RequestDatabase
+from app.execution.documents import Prepared
 from app.errors import ErrorCode, UpstreamUnavailable, to_closed_set
 from app.observation import note_sql
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 MANIFEST_FORMAT = "apollo-persisted-query-manifest"
 MANIFEST_NAME = "manifest.json"
-DEFAULT_DIR = Path(__file__).resolve().parent.parent / "persisted"
+DEFAULT_DIR = Path(__file__).resolve().parents[2] / "persisted"
 
 
 @dataclass(frozen=True)

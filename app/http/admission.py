@@ -4,7 +4,7 @@ instead of queueing until the database's pool times out.
 Requests to `/graphql`, `/tools` and `/mcp` take one of `ISNAD_MAX_IN_FLIGHT` places. When none is
 free, a request waits for one in a short queue: at most `ISNAD_MAX_QUEUED` requests, each for at most
 `ISNAD_QUEUE_WAIT_MS`. A request the queue cannot take, or that waited its time out, is answered 503
-`UPSTREAM_UNAVAILABLE` with `Retry-After`, in the error envelope of its surface (`app/refusals.py`),
+`UPSTREAM_UNAVAILABLE` with `Retry-After`, in the error envelope of its surface (`app/http/refusals.py`),
 before any of its work. Everything else (`/healthz`, `/readyz`, `/metrics`, GraphiQL's files) is never
 held back. The bound is per worker process: N workers admit N times as many.
 """
@@ -14,7 +14,7 @@ import asyncio
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.errors import UpstreamUnavailable
-from app.refusals import refusal
+from app.http.refusals import refusal
 
 GUARDED_PATHS = ("/graphql", "/tools", "/mcp")
 RETRY_AFTER_S = 1

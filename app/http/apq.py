@@ -9,7 +9,7 @@ documents and forgets the least recently used first.
 from collections import OrderedDict
 
 from app.errors import QueryRejected
-from app.persisted import document_id
+from app.execution.persisted import document_id
 
 HASH_MISMATCH = "provided sha does not match query"  # Apollo Server's words, which its clients know
 

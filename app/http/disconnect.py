@@ -4,7 +4,7 @@
 for it: the body as the app asks for it (one message ahead at most), then, while the app works, the
 server's `http.disconnect`. When that comes before the answer has been sent, the app's task is cancelled:
 the statement in flight is cancelled on the server and the connection goes back settled
-(`app/database.py`), with one quiet line in the log, never a traceback.
+(`app/data/database.py`), with one quiet line in the log, never a traceback.
 """
 
 import asyncio

@@ -1,7 +1,7 @@
 """GraphiQL without the internet: the IDE's page and the files it loads, all served by the API itself.
 
-The page (`app/graphiql.html`) is what `/graphql` answers a browser. It loads only the vendored,
-pinned files of `app/static/graphiql/` (GraphiQL, its Explorer plugin, React and ReactDOM; versions,
+The page (`app/http/graphiql.html`) is what `/graphql` answers a browser. It loads only the vendored,
+pinned files of `app/http/static/graphiql/` (GraphiQL, its Explorer plugin, React and ReactDOM; versions,
 sources, licences and sha256 in that folder's README), by paths relative to the page, so a deployment
 behind a firewall or under a path prefix gets a working IDE. Each file's name carries its version, so
 the files are cached for a year as immutable: a new version is a new name.

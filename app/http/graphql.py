@@ -10,9 +10,9 @@ anything but a query over GET, 413 for an oversized body, 415 for a body that is
 with its error of the closed set. JSON answers say `charset=utf-8`. Persisted documents are found by
 Apollo's `extensions.persistedQuery.sha256Hash` or by the draft's `documentId: "sha256:<hex>"`: in the
 manifest, or, for a client that may send free documents, among those it registered by sending the hash
-with the text (automatic persisted queries, `app/apq.py`); a persisted GET (or HEAD) carries cache
-headers and a strong ETag (`app/http_cache.py` answers 304). A browser's GET (HTML accepted, no
-document) gets the GraphiQL page of `app/graphiql.py`.
+with the text (automatic persisted queries, `app/http/apq.py`); a persisted GET (or HEAD) carries cache
+headers and a strong ETag (`app/http/http_cache.py` answers 304). A browser's GET (HTML accepted, no
+document) gets the GraphiQL page of `app/http/graphiql.py`.
 """
 
 from collections.abc import Mapping, Sequence
@@ -24,16 +24,16 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
-from app.apq import RegisteredDocuments, check_hash
-from app.cost import Measure
-from app.documents import DocumentRejected, Documents, Prepared, only_queries
+from app.http.apq import RegisteredDocuments, check_hash
+from app.execution.cost import Measure
+from app.execution.documents import DocumentRejected, Documents, Prepared, only_queries
 from app.errors import ApiError, LimitExceeded, PersistedQueryNotFound, QueryRejected, rejected_document
-from app.execution import Executor, Outcome
-from app.graphiql import graphiql_page
-from app.http_cache import strong_etag
+from app.execution.executor import Executor, Outcome
+from app.http.graphiql import graphiql_page
+from app.http.http_cache import strong_etag
 from app.observation import FREE_DOCUMENT, note_error, note_operation
-from app.persisted import PersistedOperation
-from app.profiles import API_KEY_HEADER, Profile, Profiles
+from app.execution.persisted import PersistedOperation
+from app.http.profiles import API_KEY_HEADER, Profile, Profiles
 
 GRAPHQL_RESPONSE = "application/graphql-response+json"
 LEGACY_JSON = "application/json"

@@ -22,8 +22,8 @@ from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
 from app.observation import note_error
-from app.profiles import API_KEY_HEADER
-from app.tools import ToolFailed, Tools
+from app.http.profiles import API_KEY_HEADER
+from app.http.tools import ToolFailed, Tools
 
 SERVER_NAME = "isnad-graphql"
 READ_ONLY = types.ToolAnnotations(

@@ -1,6 +1,6 @@
 """The middleware that observes every HTTP request, outermost: it gives the request its id (and its
 place in the caller's trace), says them in the answer's headers, and once the answer is sent, counts
-it in the metrics (`app/metrics.py`) and writes its line (`app/request_log.py`).
+it in the metrics (`app/metrics.py`) and writes its line (`app/http/request_log.py`).
 
 What the request did (its operation, error code, SQL) is noted on its `Observation` by the code that
 knows it (`app/observation.py`). The work per request is a few dictionary lookups and additions; the
@@ -11,9 +11,11 @@ import time
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app import metrics, request_log
+from app import metrics
+
+from app.http import request_log
 from app.observation import Observation, forget, observe
-from app.request_log import RequestIdentity
+from app.http.request_log import RequestIdentity
 
 SURFACES = {"/graphql": "graphql", "/tools": "tools", "/mcp": "mcp"}
 UNANSWERED = 500  # what an exception that escaped before any answer becomes (Starlette's error page)

@@ -5,7 +5,7 @@ among the requests that send no key.
 key) may send `rate` requests a second (a decimal), refilled continuously, and up to `burst` at once. A
 profile not listed is not limited; none is by default. A request with an unknown key counts against its
 address, as one without a key (the endpoint then refuses it). Only `/graphql`, `/tools` and `/mcp` are
-limited (`app/admission.py`'s `guarded`).
+limited (`app/http/admission.py`'s `guarded`).
 
 Over its rate, a request is answered 429 `RATE_LIMITED` with `Retry-After` (whole seconds until one
 more request is allowed), in the error envelope of its surface, before any work. Every answer to a
@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.admission import guarded
+from app.http.admission import guarded
 from app.errors import ApiError, RateLimited
-from app.profiles import API_KEY_HEADER, Profile, Profiles
-from app.refusals import refusal
+from app.http.profiles import API_KEY_HEADER, Profile, Profiles
+from app.http.refusals import refusal
 
 MAX_CLIENTS = 100_000
 TOLERANCE_S = 1e-9  # float rounding in the arrival times, never a request's worth

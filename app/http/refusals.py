@@ -15,9 +15,9 @@ from starlette.responses import Response
 from starlette.types import Scope
 
 from app.errors import ApiError, NotFound, QueryRejected
-from app.graphql import edge_refusal
+from app.http.graphql import edge_refusal
 from app.observation import note_error
-from app.tools import JSON, ToolFailed
+from app.http.tools import JSON, ToolFailed
 
 GRAPHQL_PATH = "/graphql"
 

@@ -5,7 +5,7 @@ A tool's output is `data.<tool>` of its persisted GraphQL response, byte for byt
 `{"error": {code, message, alias}}` with a fitting HTTP status. No provider's function-calling format.
 A call's body must be `application/json` (415 otherwise): a form or `text/plain` is what another site's
 page may send without a preflight.
-`Tools.run` is the one way a tool runs, here and over MCP (`app/mcp.py`): the client's profile (an
+`Tools.run` is the one way a tool runs, here and over MCP (`app/http/mcp.py`): the client's profile (an
 unknown API key is refused), the arguments checked against the input schema, then the document.
 """
 
@@ -18,14 +18,14 @@ from graphql import GraphQLSchema
 from starlette.requests import Request
 from starlette.responses import Response
 
-from app.documents import Documents
+from app.execution.documents import Documents
 from app.errors import ApiError, ErrorCode, InternalError, InvalidInput, NotFound, QueryRejected
-from app.execution import Executor
-from app.graphql import HttpRefusal, body_media_type, read_body, server_timing
+from app.execution.executor import Executor
+from app.http.graphql import HttpRefusal, body_media_type, read_body, server_timing
 from app.observation import note_error, note_operation
-from app.persisted import PersistedOperation
-from app.profiles import API_KEY_HEADER, Profiles
-from app.tool_input import check_arguments
+from app.execution.persisted import PersistedOperation
+from app.http.profiles import API_KEY_HEADER, Profiles
+from app.http.tool_input import check_arguments
 from schema.contract import TOOLS, input_schema, output_schema
 
 logger = logging.getLogger("isnad_graphql")

@@ -10,7 +10,7 @@ the importer records it, and a database built with another version must be rebui
   that «بالنيات», «النيات» and «نيات» meet.
 - `name_key`: a name as the narrator search compares it («أبي هريرة» = «أبو هريرة», «ابن» = «بن»,
   «عبدالله» = «عبد الله»).
-- `skeleton`: the consonants of a name in a Latin alphabet shared with app.latin.skeleton, so that a
+- `skeleton`: the consonants of a name in a Latin alphabet shared with app.text.latin.skeleton, so that a
   Latin query can meet an Arabic name form («ابن شهاب» and «Ibn Shihab» are both «bnshb»).
 """
 

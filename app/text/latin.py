@@ -8,11 +8,11 @@
   and the common spelling variants unified (ou / oo / o -> u, ee / ie / y -> i, ay / ei -> ai,
   dh -> z, th -> s, ch -> sh, dj -> j, q -> k, a final -ah -> -a, doubled letters once), so that
   Hurayra, Hurairah, Huraira and Hourayra are all «huraira».
-- `skeleton`: the consonants of `name_key`, in the alphabet of app.arabic.skeleton.
+- `skeleton`: the consonants of `name_key`, in the alphabet of app.text.arabic.skeleton.
 - `words`: the words of a French text, lower case and without accents, as the French vocabulary of
   the search holds them (PostgreSQL's unaccent folds the same letters).
 
-Rules change the index: bump app.arabic.NORMALIZER_VERSION with them.
+Rules change the index: bump app.text.arabic.NORMALIZER_VERSION with them.
 """
 
 import re

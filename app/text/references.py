@@ -1,7 +1,7 @@
 """Reads a citation as a collection and the numbers it gives: «bukhari:1», «Sahih al-Bukhari 1»,
 «Sahih Muslim 8a», «Abu Dawud n° 4625», «Muwatta Malik, Book 1, Hadith 2», «Nawawi 40 1»,
 «صحيح البخاري ١», «رواه البخاري 1». The collection is named by its code, its usual names and their
-transliterations (Boukhari, Tirmizi, Abou Daoud ...; compared through app.latin.name_key), with or
+transliterations (Boukhari, Tirmizi, Abou Daoud ...; compared through app.text.latin.name_key), with or
 without «Sahih», «Sunan», «Jami'», «رواه» ...
 
 One number names a hadith and its sub-numbers (Muslim 8 -> 8a, 8b ...; Tirmidhi 815 -> 815.2).
@@ -12,7 +12,7 @@ readings stay candidates. Three numbers read as volume, book, hadith.
 import re
 from dataclasses import dataclass
 
-from app import arabic, latin
+from app.text import arabic, latin
 
 _LATIN_NAMES = {
     "bukhari": ("Bukhari", "Bokhari", "Bukhary", "Bukhri"),
