@@ -14,27 +14,27 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route
 
+from app.data.database import Readiness, create_engine
+from app.data.sources import SourceCatalog
+from app.execution.cost import CostLimits
+from app.execution.documents import Documents
+from app.execution.executor import Executor
+from app.execution.persisted import DEFAULT_DIR, load_manifest
 from app.http import request_log
 from app.http.admission import Admission
 from app.http.apq import RegisteredDocuments
-from app.execution.cost import CostLimits
-from app.data.sources import SourceCatalog
-from app.data.database import Readiness, create_engine
 from app.http.disconnect import CancelOnDisconnect
-from app.execution.documents import Documents
-from app.execution.executor import Executor
 from app.http.graphiql import ASSETS_PATH, graphiql_assets
 from app.http.graphql import GraphQLEndpoint
 from app.http.http_cache import Revalidation
 from app.http.mcp import McpEndpoint
-from app.metrics import MetricsEndpoint
 from app.http.observability import Observed
-from app.execution.persisted import DEFAULT_DIR, load_manifest
 from app.http.profiles import API_KEY_HEADER, Profiles
 from app.http.rate_limits import RateLimits, parse_rates
 from app.http.refusals import router_refusal
-from app.settings import Settings, load_settings
 from app.http.tools import Tools
+from app.metrics import MetricsEndpoint
+from app.settings import Settings, load_settings
 from schema.build import build_schema
 
 CORS_REQUEST_HEADERS = ["accept", "content-type", API_KEY_HEADER, "mcp-protocol-version"]  # the last: MCP over HTTP

@@ -1,19 +1,19 @@
 """search_hadith: candidate hadith by citation, Arabic wording or French wording, tier by tier.
 
-A query that reads as a citation (app/references.py) is answered by the `reference` tier alone.
+A query that reads as a citation (app/text/references.py) is answered by the `reference` tier alone.
 Otherwise the tiers run best first on the query's language, each filling what the earlier ones left
 of `limit`: `exact` (the normalized phrase), `fulltext` (every word; Arabic prefixes tolerated, French
 stemmed), then `fuzzy` for hadith that nothing better matched (most words, each as said or one letter
 off, ranked with the trigram similarity of query and text). Every hit is an inference.
 """
 
-from app import arabic, latin
 from app.data import search
+from app.data.database import RequestDatabase
 from app.data.records import HadithHitRecord
-from app.database import RequestDatabase
 from app.errors import UnsupportedLanguage
 from app.limits import SEARCH_HADITH
-from app.references import Citation, parse_citation
+from app.text import arabic, latin
+from app.text.references import Citation, parse_citation
 from resolvers.arguments import require_id, require_query
 from resolvers.provenance import Sources, provenance
 from schema.common import EvidenceStatus, ObjectType

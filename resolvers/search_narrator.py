@@ -1,18 +1,18 @@
 """search_narrator: candidate narrators by any name form, tier by tier (exact, prefix, substring,
 fulltext, fuzzy), with the filters. Every hit is an inference, never an identification.
 
-An Arabic query is compared through app.arabic.name_key with the Arabic name forms; a Latin one
-through app.latin.name_key with the Latin forms (the dataset's transliterations). The fuzzy tier also
+An Arabic query is compared through app.text.arabic.name_key with the Arabic name forms; a Latin one
+through app.text.latin.name_key with the Latin forms (the dataset's transliterations). The fuzzy tier also
 compares consonant skeletons across scripts, so a Latin query can meet an Arabic form («Ibn Shihab»
 and «ابن شهاب»). Each tier fills what the earlier ones left of `limit` (app/data/search.py runs them
 all in one statement).
 """
 
-from app import arabic, latin
 from app.data import search
 from app.data.records import NarratorHitRecord
 from app.errors import InvalidInput, UnsupportedLanguage
 from app.limits import SEARCH_NARRATOR
+from app.text import arabic, latin
 from resolvers.arguments import require_query, require_text
 from resolvers.provenance import Sources, provenance
 from schema.common import EvidenceStatus, ObjectType

@@ -7,9 +7,9 @@ import orjson
 import pytest
 from starlette.applications import Starlette
 
+from app.data.database import RequestDatabase
 from app.execution.compiled import Plan
 from app.execution.context import create_context
-from app.data.database import RequestDatabase
 from app.execution.documents import Documents, Prepared
 from app.execution.executor import Admitted, Executor, Outcome
 from app.execution.persisted import DEFAULT_DIR, read_documents

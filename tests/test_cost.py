@@ -1,9 +1,9 @@
 """The cost of a document, checked before any SQL: list limits, node count, cost, depth, aliases, fragments, tokens.
 
-The figures of `app.execution.cost.MeasureCache` follow the rules of the `app.execution.cost` docstring: a list counts its size in nodes
-(times the sizes of the lists above it), an object costs 1 per instance, a scalar 0, and a field that reads the
-database adds its weight per call (`app.execution.cost.WEIGHTS`); a `limit` left out counts as its default; a list no argument
-sizes counts its fixed size (10 for provenance).
+The figures of `app.execution.cost.MeasureCache` follow the rules of the `app.execution.cost` docstring: a list
+counts its size in nodes (times the sizes of the lists above it), an object costs 1 per instance, a scalar 0, and a
+field that reads the database adds its weight per call (`app.execution.cost.WEIGHTS`); a `limit` left out counts as
+its default; a list no argument sizes counts its fixed size (10 for provenance).
 """
 
 import json
@@ -14,8 +14,8 @@ import httpx
 import pytest
 from graphql import FragmentDefinitionNode, OperationDefinitionNode, parse
 
-from app.execution.cost import WEIGHTS, CostLimits, Measure, MeasureCache, check, coerce_variables
 from app.errors import ApiError, InvalidInput, LimitExceeded, QueryRejected
+from app.execution.cost import WEIGHTS, CostLimits, Measure, MeasureCache, check, coerce_variables
 from schema.build import build_schema
 from schema.contract import TOOLS
 from tests.graphql_client import PERSISTED

@@ -64,9 +64,9 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import ARRAY, distinct_on
 
 from app.data import tables as t
+from app.data.database import FUZZY_NAME_THRESHOLD, Bound, RequestDatabase, Row
 from app.data.narrators import narrator_record
 from app.data.records import HadithHitRecord, NarratorHitRecord
-from app.data.database import FUZZY_NAME_THRESHOLD, Bound, RequestDatabase, Row
 
 # hadith
 CANDIDATES = 1000  # hadith an exact or fulltext statement reads at most before ranking them

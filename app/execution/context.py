@@ -2,8 +2,8 @@
 
 from dataclasses import dataclass
 
-from app.data.sources import SourceCatalog
 from app.data.database import RequestDatabase
+from app.data.sources import SourceCatalog
 from app.execution.dataloaders import Loaders
 
 

@@ -16,13 +16,13 @@ import strawberry
 from graphql import GraphQLError, GraphQLSchema, execute
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.data.database import RequestDatabase
+from app.data.sources import SourceCatalog
+from app.errors import ErrorCode, UpstreamUnavailable, to_closed_set
 from app.execution.compiled import NotCompiled, Plan, compile_operation
 from app.execution.context import Context, create_context
 from app.execution.cost import CostLimits, Measure, MeasureCache, check, coerce_variables
-from app.data.sources import SourceCatalog
-from app.data.database import RequestDatabase
 from app.execution.documents import Prepared
-from app.errors import ErrorCode, UpstreamUnavailable, to_closed_set
 from app.observation import note_sql
 
 logger = logging.getLogger("isnad_graphql")

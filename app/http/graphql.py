@@ -24,16 +24,16 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
-from app.http.apq import RegisteredDocuments, check_hash
+from app.errors import ApiError, LimitExceeded, PersistedQueryNotFound, QueryRejected, rejected_document
 from app.execution.cost import Measure
 from app.execution.documents import DocumentRejected, Documents, Prepared, only_queries
-from app.errors import ApiError, LimitExceeded, PersistedQueryNotFound, QueryRejected, rejected_document
 from app.execution.executor import Executor, Outcome
+from app.execution.persisted import PersistedOperation
+from app.http.apq import RegisteredDocuments, check_hash
 from app.http.graphiql import graphiql_page
 from app.http.http_cache import strong_etag
-from app.observation import FREE_DOCUMENT, note_error, note_operation
-from app.execution.persisted import PersistedOperation
 from app.http.profiles import API_KEY_HEADER, Profile, Profiles
+from app.observation import FREE_DOCUMENT, note_error, note_operation
 
 GRAPHQL_RESPONSE = "application/graphql-response+json"
 LEGACY_JSON = "application/json"

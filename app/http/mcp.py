@@ -21,9 +21,9 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
-from app.observation import note_error
 from app.http.profiles import API_KEY_HEADER
 from app.http.tools import ToolFailed, Tools
+from app.observation import note_error
 
 SERVER_NAME = "isnad-graphql"
 READ_ONLY = types.ToolAnnotations(

@@ -12,10 +12,9 @@ import time
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import metrics
-
 from app.http import request_log
-from app.observation import Observation, forget, observe
 from app.http.request_log import RequestIdentity
+from app.observation import Observation, forget, observe
 
 SURFACES = {"/graphql": "graphql", "/tools": "tools", "/mcp": "mcp"}
 UNANSWERED = 500  # what an exception that escaped before any answer becomes (Starlette's error page)

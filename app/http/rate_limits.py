@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.http.admission import guarded
 from app.errors import ApiError, RateLimited
+from app.http.admission import guarded
 from app.http.profiles import API_KEY_HEADER, Profile, Profiles
 from app.http.refusals import refusal
 

@@ -16,8 +16,8 @@ from starlette.types import Scope
 
 from app.errors import ApiError, NotFound, QueryRejected
 from app.http.graphql import edge_refusal
-from app.observation import note_error
 from app.http.tools import JSON, ToolFailed
+from app.observation import note_error
 
 GRAPHQL_PATH = "/graphql"
 

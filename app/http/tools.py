@@ -18,14 +18,14 @@ from graphql import GraphQLSchema
 from starlette.requests import Request
 from starlette.responses import Response
 
-from app.execution.documents import Documents
 from app.errors import ApiError, ErrorCode, InternalError, InvalidInput, NotFound, QueryRejected
+from app.execution.documents import Documents
 from app.execution.executor import Executor
-from app.http.graphql import HttpRefusal, body_media_type, read_body, server_timing
-from app.observation import note_error, note_operation
 from app.execution.persisted import PersistedOperation
+from app.http.graphql import HttpRefusal, body_media_type, read_body, server_timing
 from app.http.profiles import API_KEY_HEADER, Profiles
 from app.http.tool_input import check_arguments
+from app.observation import note_error, note_operation
 from schema.contract import TOOLS, input_schema, output_schema
 
 logger = logging.getLogger("isnad_graphql")
