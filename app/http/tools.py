@@ -18,7 +18,7 @@ from graphql import GraphQLSchema
 from starlette.requests import Request
 from starlette.responses import Response
 
-from app.errors import ApiError, ErrorCode, InternalError, InvalidInput, NotFound, QueryRejected
+from app.errors import ApiError, ErrorCode, InternalError, InvalidInput, NotFound, QueryRejected, status_of
 from app.execution.documents import Documents
 from app.execution.executor import Executor
 from app.execution.persisted import PersistedOperation
@@ -30,17 +30,6 @@ from schema.contract import TOOLS, input_schema, output_schema
 
 logger = logging.getLogger("isnad_graphql")
 JSON = "application/json"
-HTTP_STATUS = {
-    ErrorCode.INVALID_INPUT: 400,
-    ErrorCode.UNSUPPORTED_LANGUAGE: 400,
-    ErrorCode.LIMIT_EXCEEDED: 400,
-    ErrorCode.QUERY_REJECTED: 400,
-    ErrorCode.NOT_FOUND: 404,
-    ErrorCode.PERSISTED_QUERY_NOT_FOUND: 404,
-    ErrorCode.RATE_LIMITED: 429,
-    ErrorCode.INTERNAL_ERROR: 500,
-    ErrorCode.UPSTREAM_UNAVAILABLE: 503,
-}
 
 
 def _json(body: object, status: int = 200) -> Response:
@@ -107,7 +96,7 @@ class Tools:
             return _json(ToolFailed.of(refusal.error).body(), refusal.status)
         except ToolFailed as failed:
             note_error(failed.code)
-            return _json(failed.body(), HTTP_STATUS.get(ErrorCode(failed.code), 500))
+            return _json(failed.body(), status_of(failed.code))
         return Response(output, media_type=JSON, headers={"server-timing": timing})
 
     async def _arguments(self, request: Request) -> dict[str, Any]:
