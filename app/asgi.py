@@ -19,6 +19,7 @@ from app.data.sources import SourceCatalog
 from app.execution.cost import CostLimits
 from app.execution.documents import Documents
 from app.execution.executor import Executor
+from app.execution.framework import graphql_core_schema
 from app.execution.persisted import DEFAULT_DIR, load_manifest
 from app.http import request_log
 from app.http.admission import Admission
@@ -88,7 +89,7 @@ async def readyz(request: Request) -> JSONResponse:
 def create_app(settings: Settings, database_url: str) -> Starlette:
     engine = create_engine(settings, database_url)
     strawberry_schema = build_schema()
-    schema = strawberry_schema._schema
+    schema = graphql_core_schema(strawberry_schema)
     allowed = CostLimits(settings.max_nodes, settings.max_cost, settings.max_depth, settings.max_aliases)
     executor = Executor(
         strawberry_schema, engine, SourceCatalog(), allowed, settings.request_timeout_ms / 1000, settings.suggestions

@@ -16,11 +16,12 @@ from graphql import FragmentDefinitionNode, OperationDefinitionNode, parse
 
 from app.errors import ApiError, InvalidInput, LimitExceeded, QueryRejected
 from app.execution.cost import WEIGHTS, CostLimits, Measure, MeasureCache, check, coerce_variables
+from app.execution.framework import graphql_core_schema
 from schema.build import build_schema
 from schema.contract import TOOLS
 from tests.graphql_client import PERSISTED
 
-SCHEMA = build_schema()._schema
+SCHEMA = graphql_core_schema(build_schema())
 SEARCH_HADITH = WEIGHTS["Query", "search_hadith"]
 GET_HADITH = WEIGHTS["Query", "get_hadith"]
 HIT_HADITH = WEIGHTS.get(("HadithHit", "hadith"), 0)

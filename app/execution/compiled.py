@@ -44,6 +44,7 @@ from strawberry.types.base import StrawberryObjectDefinition, StrawberryOptional
 from strawberry.types.field import StrawberryField
 
 from app.execution.context import Context
+from app.execution.framework import graphql_core_schema
 
 TYPENAME = "__typename"
 Reader = Callable[[Mapping[str, Any]], Any]
@@ -277,7 +278,7 @@ class _Builder:
 
 def compile_operation(schema: strawberry.Schema, operation: OperationDefinitionNode) -> Plan:
     """The plan of a query of plain field selections; raises NotCompiled for any other shape."""
-    root = schema._schema.query_type
+    root = graphql_core_schema(schema).query_type
     if root is None or operation.operation is not OperationType.QUERY or operation.directives:
         raise NotCompiled("shape")
     return Plan(_Builder(schema).fields(root, operation.selection_set))

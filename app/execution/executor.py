@@ -23,6 +23,7 @@ from app.execution.compiled import NotCompiled, Plan, compile_operation
 from app.execution.context import Context, create_context
 from app.execution.cost import CostLimits, Measure, MeasureCache, check, coerce_variables
 from app.execution.documents import Prepared
+from app.execution.framework import graphql_core_schema
 from app.observation import note_sql
 
 logger = logging.getLogger("isnad_graphql")
@@ -59,7 +60,7 @@ class Executor:
         deadline_s: float,
         suggestions: bool = False,
     ) -> None:
-        self.schema: GraphQLSchema = strawberry_schema._schema
+        self.schema: GraphQLSchema = graphql_core_schema(strawberry_schema)
         self.suggestions = suggestions  # "Did you mean ...?" in the errors of variables
         self.engine = engine
         self.deadline_s = deadline_s  # for all of an operation's statements together
