@@ -4,9 +4,8 @@ from app.data.records import PassageRecord
 from app.errors import NotFound, UnsupportedLanguage
 from app.limits import HADITH_COMMENTARY
 from resolvers.arguments import require_id
-from resolvers.provenance import Sources, provenance
 from schema.commentary import CommentaryPassage, HadithCommentary
-from schema.common import EvidenceStatus, ObjectType
+from schema.common import EvidenceStatus, ObjectType, Provenance, Sources
 from schema.info import Info
 
 LANGUAGES = (None, "ar", "fr")
@@ -33,7 +32,7 @@ def _passage(record: PassageRecord, sources: Sources) -> CommentaryPassage:
         alignment_confidence=record.alignment_confidence,
         evidence_status=EvidenceStatus.fact if record.alignment_status == VERIFIED else EvidenceStatus.inference,
         provenance=[
-            provenance(
+            Provenance.of(
                 sources,
                 record.passage_id,
                 ObjectType.commentary_passage,

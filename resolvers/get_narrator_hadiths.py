@@ -4,8 +4,7 @@ from app.data.records import OccurrenceRecord
 from app.errors import InvalidInput, NotFound
 from app.limits import NARRATOR_HADITHS
 from resolvers.arguments import require_id
-from resolvers.provenance import Sources, provenance
-from schema.common import EvidenceStatus, ObjectType
+from schema.common import EvidenceStatus, ObjectType, Provenance, Sources
 from schema.info import Info
 from schema.narrator import NarratorHadithItem, NarratorHadiths, OccurrenceType
 
@@ -22,7 +21,7 @@ def _item(record: OccurrenceRecord, sources: Sources) -> NarratorHadithItem:
         relation_type=OccurrenceType.chain_occurrence,
         evidence_status=EvidenceStatus.fact,
         provenance=[
-            provenance(
+            Provenance.of(
                 sources,
                 record.node_id,
                 ObjectType.chain_node,
@@ -30,7 +29,7 @@ def _item(record: OccurrenceRecord, sources: Sources) -> NarratorHadithItem:
                 source_key=record.node_source_key,
                 locator=record.canonical_reference,
             ),
-            provenance(
+            Provenance.of(
                 sources, record.chain_id, ObjectType.chain, record.chain_source_id, source_key=record.chain_source_key
             ),
         ],

@@ -11,8 +11,7 @@ from app.data.records import (
 from app.errors import NotFound
 from app.limits import NAME_VARIANTS_MAX, NARRATOR_ENTRIES
 from resolvers.arguments import require_id
-from resolvers.provenance import Sources, provenance
-from schema.common import EvidenceStatus, ObjectType
+from schema.common import EvidenceStatus, ObjectType, Provenance, Sources
 from schema.info import Info
 from schema.narrator import CanonicalAssertion, LegacyField, LinkStatus, NarratorIdentity, NarratorProfile, SourceEntry
 
@@ -50,7 +49,7 @@ def _legacy(narrator: NarratorRecord, fields: tuple[LegacyFieldRecord, ...], sou
                 value=found.value if found else None,
                 evidence_status=EvidenceStatus.fact if found else EvidenceStatus.insufficient_evidence,
                 provenance=[
-                    provenance(
+                    Provenance.of(
                         sources,
                         narrator.narrator_id,
                         ObjectType.narrator,
@@ -71,7 +70,7 @@ def _entry(link: NoticeLinkRecord, sources: Sources) -> SourceEntry:
         resolution_status=LinkStatus(link.status),
         evidence_status=EvidenceStatus.fact if linked else EvidenceStatus.insufficient_evidence,
         provenance=[
-            provenance(
+            Provenance.of(
                 sources,
                 link.entry_id,
                 ObjectType.narrator_entry,
@@ -79,7 +78,7 @@ def _entry(link: NoticeLinkRecord, sources: Sources) -> SourceEntry:
                 source_key=link.entry_id,
                 locator=", ".join(p for p in (link.entry_id, link.page) if p),
             ),
-            provenance(
+            Provenance.of(
                 sources, link.narrator_id, ObjectType.narrator, link.link_source_id, source_key=f"link:{link.method}"
             ),
         ],
@@ -92,7 +91,7 @@ def _assertion(record: AssertionRecord, sources: Sources) -> CanonicalAssertion:
         value=record.value,
         evidence_status=EvidenceStatus.fact,
         provenance=[
-            provenance(
+            Provenance.of(
                 sources,
                 record.narrator_id,
                 ObjectType.narrator,

@@ -8,8 +8,7 @@ from app.data.records import NodeRecord, ObservationRecord, RelationRecord
 from app.errors import InvalidInput, NotFound
 from app.limits import TRANSMISSION_RELATION
 from resolvers.arguments import require_id
-from resolvers.provenance import Sources, provenance
-from schema.common import EvidenceStatus, ObjectType, Provenance
+from schema.common import EvidenceStatus, ObjectType, Provenance, Sources
 from schema.info import Info
 from schema.relation import ChainObservation, NormalizedStatus, Relation, RelationStatus, TransmissionRelation
 
@@ -44,13 +43,15 @@ def _relation(record: RelationRecord, sources: Sources) -> Relation:
         normalized_status=NORMALIZED[status],
         evidence_status=EVIDENCE[status],
         provenance=[
-            provenance(sources, record.relation_id, ObjectType.relation, record.source_id, source_key=record.source_key)
+            Provenance.of(
+                sources, record.relation_id, ObjectType.relation, record.source_id, source_key=record.source_key
+            )
         ],
     )
 
 
 def _node_provenance(node: NodeRecord, observation: ObservationRecord, sources: Sources) -> Provenance:
-    return provenance(
+    return Provenance.of(
         sources,
         node.node_id,
         ObjectType.chain_node,
@@ -73,7 +74,7 @@ def _observation(record: ObservationRecord, sources: Sources) -> ChainObservatio
         lower_node_id=lower.node_id,
         evidence_status=EvidenceStatus.fact if confirmed else EvidenceStatus.inference,
         provenance=[
-            provenance(
+            Provenance.of(
                 sources,
                 record.chain_id,
                 ObjectType.chain,

@@ -15,8 +15,7 @@ from app.limits import SEARCH_HADITH
 from app.text import arabic, latin
 from app.text.references import Citation, parse_citation
 from resolvers.arguments import require_id, require_query
-from resolvers.provenance import Sources, provenance
-from schema.common import EvidenceStatus, ObjectType
+from schema.common import EvidenceStatus, ObjectType, Provenance, Sources
 from schema.info import Info
 from schema.search import HadithHit, HadithSearchResult, MatchMethod
 
@@ -37,7 +36,7 @@ Found = list[tuple[MatchMethod, HadithHitRecord]]
 
 def _hit(method: MatchMethod, record: HadithHitRecord, sources: Sources) -> HadithHit:
     entries = [
-        provenance(
+        Provenance.of(
             sources,
             record.hadith_id,
             ObjectType.hadith,
@@ -49,7 +48,7 @@ def _hit(method: MatchMethod, record: HadithHitRecord, sources: Sources) -> Hadi
     ]
     if record.text_fr is not None and record.text_fr_edition_id:
         entries.append(
-            provenance(
+            Provenance.of(
                 sources,
                 record.hadith_id,
                 ObjectType.hadith,

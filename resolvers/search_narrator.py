@@ -14,8 +14,7 @@ from app.errors import InvalidInput, UnsupportedLanguage
 from app.limits import SEARCH_NARRATOR
 from app.text import arabic, latin
 from resolvers.arguments import require_query, require_text
-from resolvers.provenance import Sources, provenance
-from schema.common import EvidenceStatus, ObjectType
+from schema.common import EvidenceStatus, ObjectType, Provenance, Sources
 from schema.info import Info
 from schema.search import GRADE_TIERS, REGIONS, MatchTier, NarratorFilters, NarratorHit, NarratorSearchResult
 
@@ -36,10 +35,10 @@ def _hit(tier: MatchTier, record: NarratorHitRecord, sources: Sources) -> Narrat
         score=record.score,
         evidence_status=EvidenceStatus.inference,
         provenance=[
-            provenance(
+            Provenance.of(
                 sources, narrator.narrator_id, ObjectType.narrator, narrator.source_id, source_key=narrator.source_key
             ),
-            provenance(
+            Provenance.of(
                 sources,
                 narrator.narrator_id,
                 ObjectType.narrator,

@@ -1,45 +1,13 @@
-"""Narrators: the summary reached by navigation, the profile, and the occurrences in chains."""
+"""Narrators: the profile, and the occurrences in chains (the summary navigation reaches: schema/hadith.py)."""
 
 from enum import Enum
-from typing import TYPE_CHECKING, Annotated
 
 import strawberry
 
+from resolvers.get_hadith import load_hadith
 from schema.common import EvidenceStatus, Provenance
-from schema.info import Info
-
-if TYPE_CHECKING:
-    from schema.hadith import Hadith
-
-
-@strawberry.type(description="A narrator, as navigation from chains, relations and search reaches one.")
-class NarratorSummary:
-    narrator_id: int = strawberry.field(description="The narrator's stable id (the muslimscholars scholar_indx).")
-    name_ar: str | None = strawberry.field(description="The Arabic name the dataset gives.")
-    name_fr: str | None = strawberry.field(description="A French form a source gives; none does today.")
-    canonical_display: str | None = strawberry.field(description="The display form: the Latin transliteration.")
-    generation: int | None = strawberry.field(description="The tabaqa (1-12) of the dataset's generation label.")
-    grade_tier: str | None = strawberry.field(description="The tier of Ibn Hajar's verdict in a linked Taqrib notice.")
-    region: str | None = strawberry.field(description="Where the narrator lived, where a source says.")
-    death_year_hijri: int | None = strawberry.field(description="The death year (AH) the dataset gives.")
-
-    @strawberry.field(description="Hadith in which the narrator occurs as a confirmed chain node, by hadith id.")
-    async def hadiths(
-        self,
-        info: Info,
-        limit: Annotated[int | None, strawberry.argument(description="How many hadith at most (5, max 20).")] = None,
-    ) -> "HadithList":
-        from resolvers.narrator_summary import hadiths_of_narrator
-
-        return await hadiths_of_narrator(info, self.narrator_id, limit)
-
-
-@strawberry.type(description="A bounded list of hadith.")
-class HadithList:
-    items: list[Annotated["Hadith", strawberry.lazy("schema.hadith")]] = strawberry.field(
-        description="The hadith, at most `limit`."
-    )
-    truncated: bool = strawberry.field(description="True when more exist than returned.")
+from schema.hadith import Hadith
+from schema.info import Info, sources
 
 
 @strawberry.type(description="Who the narrator is: names only, no judgement.")
@@ -118,10 +86,8 @@ class NarratorHadithItem:
     provenance: list[Provenance] = strawberry.field(description="The hadith, chain and node records.")
 
     @strawberry.field(description="The hadith (navigation).")
-    async def hadith(self, info: Info) -> Annotated["Hadith", strawberry.lazy("schema.hadith")]:
-        from resolvers.get_hadith import load_hadith
-
-        return await load_hadith(info, self.hadith_id)
+    async def hadith(self, info: Info) -> Hadith:
+        return Hadith.from_record(await load_hadith(info.context, self.hadith_id), await sources(info))
 
 
 @strawberry.type(description="A page of a narrator's confirmed occurrences in chains.")

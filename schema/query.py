@@ -13,11 +13,10 @@ from resolvers.get_narrator_profile import get_narrator_profile
 from resolvers.get_transmission_relation import get_transmission_relation
 from resolvers.search_hadith import search_hadith
 from resolvers.search_narrator import search_narrator
-from schema.chain import HadithChains
 from schema.commentary import HadithCommentary
 from schema.common import OBJECT_ID_SCALAR, ObjectId
-from schema.hadith import Hadith
-from schema.info import Info
+from schema.hadith import Hadith, HadithChains
+from schema.info import Info, sources
 from schema.narrator import NarratorHadiths, NarratorProfile
 from schema.relation import TransmissionRelation
 from schema.search import HadithSearchResult, NarratorFilters, NarratorSearchResult
@@ -48,11 +47,11 @@ class Query:
 
     @strawberry.field(description="A canonical hadith and its corpus reference.")
     async def get_hadith(self, info: Info, hadith_id: HadithId) -> Hadith:
-        return await get_hadith(info, hadith_id)
+        return Hadith.from_record(await get_hadith(info.context, hadith_id), await sources(info))
 
     @strawberry.field(description="The observed chains of a hadith, each node keeping its resolution status.")
     async def get_hadith_chains(self, info: Info, hadith_id: HadithId, limit: Limit = None) -> HadithChains:
-        return await get_hadith_chains(info, hadith_id, limit)
+        return HadithChains.from_record(await get_hadith_chains(info.context, hadith_id, limit), await sources(info))
 
     @strawberry.field(description="Candidate narrators for an Arabic or transliterated name.")
     async def search_narrator(

@@ -1,16 +1,13 @@
 """Teacher/student relations between two narrators, and their chain observations, kept apart."""
 
 from enum import Enum
-from typing import TYPE_CHECKING, Annotated
 
 import strawberry
 
+from resolvers.get_hadith import load_hadith
 from schema.common import EvidenceStatus, Provenance
-from schema.info import Info
-
-if TYPE_CHECKING:
-    from schema.hadith import Hadith
-    from schema.narrator import NarratorSummary
+from schema.hadith import Hadith, NarratorSummary
+from schema.info import Info, sources
 
 
 @strawberry.enum(description="The status a source gives a relation (contract section E).")
@@ -28,12 +25,6 @@ class NormalizedStatus(Enum):
     not_established = strawberry.enum_value("not_established", description="relation_status unresolved.")
 
 
-async def _narrator(info: Info, narrator_id: int) -> "NarratorSummary | None":
-    from resolvers.narrator_summary import load_narrator_summary
-
-    return await load_narrator_summary(info, narrator_id)
-
-
 @strawberry.type(description="A teacher -> student relation that a source records.")
 class Relation:
     teacher_id: int = strawberry.field(description="The teacher.")
@@ -48,12 +39,12 @@ class Relation:
     provenance: list[Provenance] = strawberry.field(description="The record that states the relation.")
 
     @strawberry.field(description="The teacher (navigation).")
-    async def teacher(self, info: Info) -> Annotated["NarratorSummary", strawberry.lazy("schema.narrator")] | None:
-        return await _narrator(info, self.teacher_id)
+    async def teacher(self, info: Info) -> NarratorSummary | None:
+        return await NarratorSummary.load(info, self.teacher_id)
 
     @strawberry.field(description="The student (navigation).")
-    async def student(self, info: Info) -> Annotated["NarratorSummary", strawberry.lazy("schema.narrator")] | None:
-        return await _narrator(info, self.student_id)
+    async def student(self, info: Info) -> NarratorSummary | None:
+        return await NarratorSummary.load(info, self.student_id)
 
 
 @strawberry.type(description="Two narrators adjacent in an observed chain: not a relation, and never makes one.")
@@ -72,10 +63,8 @@ class ChainObservation:
     provenance: list[Provenance] = strawberry.field(description="The hadith, chain and both nodes.")
 
     @strawberry.field(description="The hadith (navigation).")
-    async def hadith(self, info: Info) -> Annotated["Hadith", strawberry.lazy("schema.hadith")]:
-        from resolvers.get_hadith import load_hadith
-
-        return await load_hadith(info, self.hadith_id)
+    async def hadith(self, info: Info) -> Hadith:
+        return Hadith.from_record(await load_hadith(info.context, self.hadith_id), await sources(info))
 
 
 @strawberry.type(description="What the sources record of transmission between two narrators.")

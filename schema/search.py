@@ -1,17 +1,13 @@
 """Search results: candidate hadith and candidate narrators, each an inference with its score."""
 
 from enum import Enum
-from typing import TYPE_CHECKING, Annotated
 
 import strawberry
 
+from resolvers.get_hadith import load_hadith
 from schema.common import EvidenceStatus, Provenance
-from schema.info import Info
-
-if TYPE_CHECKING:
-    from schema.hadith import Hadith
-    from schema.narrator import NarratorSummary
-
+from schema.hadith import Hadith, NarratorSummary
+from schema.info import Info, sources
 
 # The values of search_narrator's filters (listed in their descriptions).
 GRADE_TIERS = ("companion", "thiqa", "saduq", "maqbul", "daif", "matruk", "majhul")
@@ -76,10 +72,8 @@ class HadithHit:
     provenance: list[Provenance] = strawberry.field(description="The text's source record, with the collection.")
 
     @strawberry.field(description="The hadith (navigation).")
-    async def hadith(self, info: Info) -> Annotated["Hadith", strawberry.lazy("schema.hadith")]:
-        from resolvers.get_hadith import load_hadith
-
-        return await load_hadith(info, self.hadith_id)
+    async def hadith(self, info: Info) -> Hadith:
+        return Hadith.from_record(await load_hadith(info.context, self.hadith_id), await sources(info))
 
 
 @strawberry.type(description="Candidate hadith for a query.")
@@ -140,10 +134,8 @@ class NarratorHit:
     provenance: list[Provenance] = strawberry.field(description="The narrator record and the name form that matched.")
 
     @strawberry.field(description="The narrator (navigation).")
-    async def narrator(self, info: Info) -> Annotated["NarratorSummary", strawberry.lazy("schema.narrator")] | None:
-        from resolvers.narrator_summary import load_narrator_summary
-
-        return await load_narrator_summary(info, self.narrator_id)
+    async def narrator(self, info: Info) -> NarratorSummary | None:
+        return await NarratorSummary.load(info, self.narrator_id)
 
 
 @strawberry.type(description="Candidate narrators for a name.")

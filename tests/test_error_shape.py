@@ -184,7 +184,7 @@ async def test_an_unexpected_exception_in_a_nested_field_is_masked(
     async def explode(*args: object) -> None:
         raise KeyError(LEAKY_TEXT)
 
-    monkeypatch.setattr("resolvers.get_hadith_chains.chains_of_hadith", explode)
+    monkeypatch.setattr("schema.hadith.chains_of_hadith", explode)
     body = await execute(client, "{ get_hadith(hadith_id: 100001) { hadith_id chains { truncated } } }")
 
     error = field_error(body)
