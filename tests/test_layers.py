@@ -26,18 +26,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 IMPORTER = ("ingest", (*TOP, "app.text"))
 CHECKER = ("migrations_readonly_check", (*TOP, "app.text", "app.data", "app.execution", "schema"))  # reads the schema
 PACKAGES = ("app", "resolvers", "schema", "ingest", "migrations_readonly_check")
-# Resolvers that still build their types instead of returning records: the list only shrinks (docs/architecture.md).
-NOT_YET_RECORDS = frozenset(
-    f"resolvers.{name}"
-    for name in (
-        "get_hadith_commentary",
-        "get_narrator_hadiths",
-        "get_narrator_profile",
-        "get_transmission_relation",
-        "search_hadith",
-        "search_narrator",
-    )
-)
 
 
 def _within(module: str, prefix: str) -> bool:
@@ -94,8 +82,6 @@ def _allowed(module: str, target: str) -> bool:
     for package, may_import in (IMPORTER, CHECKER):
         if _within(module, package):
             return _within(target, package) or any(_within(target, prefix) for prefix in may_import)
-    if module in NOT_YET_RECORDS and _within(target, "schema"):
-        return True
     here, there = _rank(module), _rank(target)
     return here is not None and there is not None and there <= here
 
