@@ -30,8 +30,6 @@ class _Key:
 
 class Profiles:
     def __init__(self, keys: str, default_mode: str) -> None:
-        if default_mode not in MODES:
-            raise SystemExit("ISNAD_DEFAULT_CLIENT_MODE must be 'free' or 'persisted'")
         self.default = Profile("default", default_mode == PERSISTED)
         self._keys = [self._parse(entry) for entry in keys.split(",") if entry.strip()]
 
