@@ -17,9 +17,9 @@ from typing import Any
 import httpx
 from rich.console import Console
 
-from app import database
 from app.asgi import create_app
-from app.embedded import database_url
+from app.data import database
+from app.data.embedded import database_url
 from app.settings import load_settings
 from bench.search_bench import DOCUMENTS
 

@@ -4,7 +4,8 @@ filters and limits. Every hit is a candidate (inference) with the record it come
 import httpx
 import pytest
 
-from app.data.search import ALPHABETS, edits, slips
+from app.data.search.common import ALPHABETS
+from app.data.search.vocabulary import edits, slips
 from resolvers.search_hadith import NOTHING_FOUND
 from tests.graphql_client import call_tool, nfc, provenance, rows, tool_data
 
