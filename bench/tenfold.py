@@ -21,6 +21,7 @@ import asyncpg
 from rich.console import Console
 
 from app.settings import load_settings
+from ingest.writer import table_columns
 
 SCHEMA = "isnad"
 # table -> (its key, the columns that must differ in a copy: column -> SQL of the copy's value, with {k})
@@ -55,19 +56,9 @@ async def _copy_database(source: str, target: str) -> None:
         await conn.close()
 
 
-async def _columns(conn: asyncpg.Connection, table: str) -> list[str]:
-    rows = await conn.fetch(
-        "SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2"
-        " AND is_generated = 'NEVER' ORDER BY ordinal_position",
-        SCHEMA,
-        table,
-    )
-    return [row["column_name"] for row in rows]
-
-
 async def _grow(conn: asyncpg.Connection, table: str, times: int, offset: int) -> None:
     key, changed = GROWN[table]
-    columns = await _columns(conn, table)
+    columns = await table_columns(conn, table, SCHEMA)
     for k in range(1, times):
         values = {column: column for column in columns} | {key: f"{key} + {k * offset}"}
         values |= {column: sql.format(k=k) for column, sql in changed.items()}
