@@ -4,31 +4,20 @@ from app.data.records import HadithRecord
 from app.errors import NotFound
 from resolvers.arguments import require_id
 from resolvers.provenance import Sources, provenance
+from resolvers.reading_common import book_of, chapter_of, collection_of
 from schema.common import EvidenceStatus, ObjectType
-from schema.hadith import Book, Chapter, Collection, Hadith
+from schema.hadith import Hadith
 from schema.info import Info
 
 
 def hadith_from_record(record: HadithRecord, sources: Sources) -> Hadith:
-    book, chapter, collection = record.book, record.chapter, record.collection
+    book, chapter = record.book, record.chapter
     return Hadith(
         hadith_id=record.hadith_id,
         canonical_reference=record.canonical_reference,
-        collection=Collection(
-            id=collection.collection_id,
-            code=collection.code,
-            name=collection.name_en,
-            name_ar=collection.name_ar,
-            name_fr=collection.name_fr,
-        ),
-        book=None
-        if book is None
-        else Book(
-            id=book.book_id, number=book.number, title=book.title_ar, title_en=book.title_en, title_fr=book.title_fr
-        ),
-        chapter=None
-        if chapter is None
-        else Chapter(id=chapter.chapter_id, number=chapter.number, title=chapter.title_ar, title_en=chapter.title_en),
+        collection=collection_of(record.collection),
+        book=None if book is None else book_of(book),
+        chapter=None if chapter is None else chapter_of(chapter),
         text_ar=record.text_ar,
         text_fr=record.text_fr,
         evidence_status=EvidenceStatus.fact,

@@ -1,15 +1,13 @@
 """get_narrator_hadiths: a page of a narrator's confirmed occurrences in chains, with the full counts."""
 
 from app.data.records import OccurrenceRecord
-from app.errors import InvalidInput, NotFound
+from app.errors import NotFound
 from app.limits import NARRATOR_HADITHS
-from resolvers.arguments import require_id
+from resolvers.arguments import require_id, require_page
 from resolvers.provenance import Sources, provenance
 from schema.common import EvidenceStatus, ObjectType
 from schema.info import Info
 from schema.narrator import NarratorHadithItem, NarratorHadiths, OccurrenceType
-
-MAX_PAGE = 100_000
 
 
 def _item(record: OccurrenceRecord, sources: Sources) -> NarratorHadithItem:
@@ -37,16 +35,9 @@ def _item(record: OccurrenceRecord, sources: Sources) -> NarratorHadithItem:
     )
 
 
-def _page(value: int | None) -> int:
-    page = 1 if value is None else value
-    if not 1 <= page <= MAX_PAGE:
-        raise InvalidInput(f"page must be between 1 and {MAX_PAGE}.", alias="invalid_page")
-    return page
-
-
 async def get_narrator_hadiths(info: Info, narrator_id: int, page: int | None, limit: int | None) -> NarratorHadiths:
     bound = NARRATOR_HADITHS.resolve(limit)
-    number = _page(page)
+    number = require_page(page)
     narrator_id = require_id(narrator_id, "narrator_id")
     found = await info.context.loaders.occurrence_page_by_narrator_id.load((narrator_id, number, bound))
     if found is None:

@@ -6,6 +6,7 @@ import strawberry
 
 from schema.common import EvidenceStatus, Provenance
 from schema.info import Info
+from schema.reading import BookReading, ChapterReading, CollectionReading, HadithReading
 
 if TYPE_CHECKING:
     from schema.chain import HadithChains
@@ -13,33 +14,36 @@ if TYPE_CHECKING:
 
 
 @strawberry.type(description="A collection of hadith (Sahih al-Bukhari, Sahih Muslim ...).")
-class Collection:
+class Collection(CollectionReading):
     id: int = strawberry.field(description="The collection's id.")
     code: str = strawberry.field(description="Its sunnah.com code: bukhari, muslim, abudawud ...")
     name: str | None = strawberry.field(description="Its name, in Latin transliteration.")
     name_ar: str | None = strawberry.field(description="Its Arabic name.")
     name_fr: str | None = strawberry.field(description="Its French name, where a source gives one.")
+    hadith_count: int = strawberry.field(description="How many hadith it holds here.")
 
 
 @strawberry.type(description="A book (kitab) of a collection.")
-class Book:
+class Book(BookReading):
     id: int = strawberry.field(description="The book's id.")
     number: str | None = strawberry.field(description="Its number in the collection ('0' = introduction).")
     title: str | None = strawberry.field(description="Its Arabic title.")
     title_en: str | None = strawberry.field(description="Its English title.")
     title_fr: str | None = strawberry.field(description="Its French title, where a source gives one.")
+    hadith_count: int = strawberry.field(description="How many hadith it holds here.")
 
 
 @strawberry.type(description="A chapter (bab) of a book, where a source gives chapters.")
-class Chapter:
+class Chapter(ChapterReading):
     id: int = strawberry.field(description="The chapter's id.")
     number: str | None = strawberry.field(description="Its number in the source.")
     title: str | None = strawberry.field(description="Its Arabic title.")
     title_en: str | None = strawberry.field(description="Its English title.")
+    hadith_count: int = strawberry.field(description="How many hadith it holds here.")
 
 
 @strawberry.type(description="A canonical hadith and its corpus reference.")
-class Hadith:
+class Hadith(HadithReading):
     hadith_id: int = strawberry.field(description="The hadith's stable id.")
     canonical_reference: str = strawberry.field(
         description="sunnah.com form 'bukhari:1' / 'muslim:8a'; 'code/kitab/index' where no source numbers it."

@@ -1,5 +1,7 @@
-"""The root Query: exactly the eight tools of the contract, each delegating to its resolver."""
+"""The root Query: the eight tools of the contract, and the web's entry points beside them (the reader's
+collections and hadith of the day, which are no tools), each delegating to its resolver."""
 
+from datetime import date
 from typing import Annotated
 
 import strawberry
@@ -11,12 +13,14 @@ from resolvers.get_hadith_commentary import get_hadith_commentary
 from resolvers.get_narrator_hadiths import get_narrator_hadiths
 from resolvers.get_narrator_profile import get_narrator_profile
 from resolvers.get_transmission_relation import get_transmission_relation
+from resolvers.reading_collections import collection, collections
+from resolvers.reading_hadith import random_hadith
 from resolvers.search_hadith import search_hadith
 from resolvers.search_narrator import search_narrator
 from schema.chain import HadithChains
 from schema.commentary import HadithCommentary
 from schema.common import OBJECT_ID_SCALAR, ObjectId
-from schema.hadith import Hadith
+from schema.hadith import Collection, Hadith
 from schema.info import Info
 from schema.narrator import NarratorHadiths, NarratorProfile
 from schema.relation import TransmissionRelation
@@ -33,7 +37,10 @@ Query_ = Annotated[str, _arg("The words, citation or name to look for (1 to 500 
 Limit = Annotated[int | None, _arg("How many items at most; null takes the default (see the contract's table).")]
 
 
-@strawberry.type(description="The eight read-only tools of the hadith and narrator graph.")
+@strawberry.type(
+    description="The eight read-only tools of the hadith and narrator graph, and the web's entry points (collections, "
+    "collection, random_hadith)."
+)
 class Query:
     @strawberry.field(description="Candidate hadith by Arabic wording, French wording or citation.")
     async def search_hadith(
@@ -106,6 +113,31 @@ class Query:
         limit: Limit = None,
     ) -> HadithCommentary:
         return await get_hadith_commentary(info, hadith_id, language, limit)
+
+    @strawberry.field(
+        description="The web's entry point, not a tool: every collection, by id, with its names, hadith count and "
+        "sources; the reader navigates from them to books, chapters and hadith."
+    )
+    async def collections(self, info: Info) -> list[Collection]:
+        return await collections(info)
+
+    @strawberry.field(description="The web's entry point to one collection, not a tool; NOT_FOUND for an unknown code.")
+    async def collection(
+        self, info: Info, code: Annotated[str, _arg("Its sunnah.com code: bukhari, muslim, nawawi40 ...")]
+    ) -> Collection:
+        return await collection(info, code)
+
+    @strawberry.field(
+        description="A hadith of the day for web pages, not a tool: the same hadith for the same date and collection "
+        "(while the data is the same), so that a cache may keep it; not a recommendation."
+    )
+    async def random_hadith(
+        self,
+        info: Info,
+        date: Annotated[date, _arg("The day it is for (YYYY-MM-DD).")],
+        collection_id: Annotated[int | None, _arg("Only this collection (1 bukhari ... 10); null: any.")] = None,
+    ) -> Hadith:
+        return await random_hadith(info, date, collection_id)
 
 
 CONFIG = StrawberryConfig(auto_camel_case=False, scalar_map={ObjectId: OBJECT_ID_SCALAR})
