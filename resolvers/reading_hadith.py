@@ -7,47 +7,40 @@ keep the answer.
 """
 
 import hashlib
-from collections.abc import Sequence
 from datetime import date
 
 from strawberry.dataloader import DataLoader
 
 from app.data.reading import PageKey
-from app.data.records import Page as RecordPage
+from app.data.records import HadithRecord, Page
 from app.errors import NotFound
+from app.execution.context import Context
 from app.limits import READING_HADITH
 from resolvers.arguments import require_id
-from resolvers.get_hadith import hadith_from_record, load_hadith
-from resolvers.reading_common import load_numbered, load_page
-from schema.hadith import Hadith
-from schema.info import Info
-from schema.reading import Page
-
-
-async def hadiths_of_ids(info: Info, ids: Sequence[int]) -> list[Hadith]:
-    """The hadith of these ids, in their order (one batched statement for all those of a level)."""
-    records = await info.context.loaders.hadith_by_id.load_many(list(ids))
-    sources = await info.context.sources.load(info.context.db)
-    return [hadith_from_record(record, sources) for record in records if record is not None]
+from resolvers.get_hadith import load_hadith
+from resolvers.reading_common import NumberedPage, load_numbered, load_page
 
 
 async def hadith_page(
-    info: Info, loader: DataLoader[PageKey, RecordPage[int]], parent_id: int, page: int | None, limit: int | None
-) -> Page[Hadith]:
-    number, found = await load_page(loader, parent_id, page, limit, READING_HADITH)
-    return Page(page=number, items=await hadiths_of_ids(info, found.items), truncated=found.truncated)
+    context: Context, loader: DataLoader[PageKey, Page[int]], parent_id: int, page: int | None, limit: int | None
+) -> NumberedPage[HadithRecord]:
+    """A page of the parent's hadith: their ids in one statement, then the hadith in one more."""
+    ids = await load_page(loader, parent_id, page, limit, READING_HADITH)
+    records = await context.loaders.hadith_by_id.load_many(list(ids.found.items))
+    found = tuple(record for record in records if record is not None)
+    return NumberedPage(ids.page, Page(found, ids.found.truncated))
 
 
-async def neighbour(info: Info, hadith_id: int, *, following: bool) -> Hadith | None:
-    found = await info.context.loaders.neighbours_by_hadith_id.load(hadith_id)
+async def neighbour(context: Context, hadith_id: int, *, following: bool) -> HadithRecord | None:
+    found = await context.loaders.neighbours_by_hadith_id.load(hadith_id)
     other = None if found is None else found.next_id if following else found.previous_id
-    return None if other is None else await load_hadith(info, other)
+    return None if other is None else await load_hadith(context, other)
 
 
-async def hadith_of_collection(info: Info, collection_id: int, number: str) -> Hadith:
-    loader = info.context.loaders.hadith_id_by_number
-    found = await load_numbered(loader, collection_id, number, "No hadith of this collection has this number.")
-    return await load_hadith(info, found)
+async def hadith_of_collection(context: Context, collection_id: int, number: str) -> HadithRecord:
+    missing = "No hadith of this collection has this number."
+    found = await load_numbered(context.loaders.hadith_id_by_number, collection_id, number, missing)
+    return await load_hadith(context, found)
 
 
 def seed_of(day: date, collection_id: int | None) -> int:
@@ -55,11 +48,11 @@ def seed_of(day: date, collection_id: int | None) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-async def random_hadith(info: Info, day: date, collection_id: int | None) -> Hadith:
+async def random_hadith(context: Context, day: date, collection_id: int | None) -> HadithRecord:
     """The hadith of the day for this date, among the collection's (every collection's when null)."""
     if collection_id is not None:
         require_id(collection_id, "collection_id")
-    found = await info.context.loaders.hadith_id_by_seed.load((seed_of(day, collection_id), collection_id))
+    found = await context.loaders.hadith_id_by_seed.load((seed_of(day, collection_id), collection_id))
     if found is None:
         raise NotFound("No collection has this id.")
-    return await load_hadith(info, found)
+    return await load_hadith(context, found)

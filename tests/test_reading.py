@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from app.persisted import DEFAULT_DIR, load_manifest
+from app.execution.persisted import DEFAULT_DIR, load_manifest
 from schema.contract import TOOLS
 from tests.graphql_client import data_of, execute
 

@@ -17,6 +17,7 @@ from sqlalchemy.orm import aliased
 
 from app.data import tables as t
 from app.data.batch import KEYS, any_key, asked_keys, grouped, in_key_order, page_of
+from app.data.database import Bound, RequestDatabase, Row
 from app.data.records import (
     BookRecord,
     ChapterRecord,
@@ -25,7 +26,6 @@ from app.data.records import (
     NeighboursRecord,
     Page,
 )
-from app.database import Bound, RequestDatabase, Row
 
 PageKey = tuple[int, int, int]  # (parent id, page from 1, limit)
 NumberKey = tuple[int, str]  # (parent id, number)
