@@ -42,6 +42,18 @@ class FileLedger:
     undecodable: dict[int, str] = field(default_factory=dict)  # line -> where its bytes are not UTF-8
 
 
+class CsvRow(dict[str, str]):
+    """A CSV record by column; a column its header lacks is the file's fault, named (a damaged or changed
+    header raised a bare KeyError)."""
+
+    def __init__(self, ledger: FileLedger, header: list[str], fields: list[str]) -> None:
+        super().__init__(zip(header, fields, strict=True))
+        self.ledger = ledger
+
+    def __missing__(self, column: str) -> str:
+        raise MissingInput(self.ledger.path, self.ledger.purpose, f"has no column {column!r} in its header")
+
+
 def _undecodable(ledger: FileLedger, record: Record) -> list[tuple[int, str]]:
     """The first line of `record` whose bytes are not UTF-8, with where: the record is one malformed row."""
     for line in range(record.first, record.last + 1):
@@ -139,7 +151,7 @@ class ImportContext:
             for line, reason in faults:
                 self.skip(path, line, reason)
             if not faults:
-                yield record.first, dict(zip(header, record.fields, strict=True))
+                yield record.first, CsvRow(ledger, header, record.fields)
         self._close(path)
 
     def json(self, path: str, purpose: str, source_id: str, *, derived: bool = False) -> Any:
