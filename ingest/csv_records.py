@@ -12,7 +12,6 @@ files: `MULTILINE_COLUMNS`), where a line that starts with the record's own firs
 
 import csv
 import io
-import re
 from _csv import Reader
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -77,11 +76,9 @@ def _read(reader: Reader) -> Iterator[list[str] | csv.Error]:
 
 def _swallowed(header: Sequence[str], fields: Sequence[str], multiline: frozenset[str]) -> str | None:
     """The column that holds lines of other records, if one does."""
-    if not fields[0]:
-        return None
-    next_record = re.compile(rf"\n{re.escape(fields[0])},")
+    next_record = f"\n{fields[0]}," if fields[0] else None
     for name, value in zip(header, fields, strict=True):
-        if "\n" in value and (name not in multiline or next_record.search(value)):
+        if "\n" in value and (name not in multiline or (next_record is not None and next_record in value)):
             return name
     return None
 
