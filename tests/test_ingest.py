@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from app.arabic import normalize
+from app.text.arabic import normalize
 from ingest import steps
 from ingest.context import ImportContext
 from ingest.errors import MissingInput, TooManyBadRows
