@@ -39,7 +39,7 @@ _ARABIC_CARDINALS = {
     **{word: value for value, unit in enumerate(_ARABIC_UNITS, 1) for word in (unit, unit + "ه")},
     "احد": 1, "واحده": 1, "اثنان": 2, "اثنين": 2, "اثنا": 2, "اثني": 2, "ثماني": 8, "ثمانيه": 8,
     "عشر": 10, "عشره": 10,
-    **{word: value for value, unit in enumerate(_ARABIC_UNITS[2:], 3) for word in (unit + "ون", unit + "ين")},
+    **{word: value * 10 for value, unit in enumerate(_ARABIC_UNITS[2:], 3) for word in (unit + "ون", unit + "ين")},
     "عشرون": 20, "عشرين": 20, "ستون": 60, "ستين": 60, "ثمانون": 80, "ثمانين": 80,
     "مئه": HUNDRED, "مائه": HUNDRED, "مئتان": 200, "مئتين": 200, "مائتان": 200, "مائتين": 200,
     **{unit.removesuffix("ه") + hundred: value * HUNDRED for value, unit in enumerate(_ARABIC_UNITS[2:], 3)

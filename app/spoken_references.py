@@ -20,7 +20,7 @@ _LATIN_FILLERS_SAID = (
     "le la les l de du des d un une the a an of in from by at for to et and number numero num "
     "no n nr nb hadith hadiths hadeeth ahadith sahih saheeh sunan jami imam rapporte par selon "
     "narrated reported recorded collected according riwayat rawahu dans quel quelle est c ce "
-    "cest what is give me please read cite dis lis donne moi svp tell about say"
+    "cest what is give me please read cite dis lis donne moi svp tell about say s"
 )
 _LATIN_FILLERS = frozenset(_LATIN_FILLERS_SAID.split())
 _ARABIC_FILLERS = frozenset(
