@@ -1,6 +1,9 @@
 """search_hadith: candidate hadith by citation, Arabic wording or French wording, tier by tier.
 
-A query that reads as a citation (app/references.py) is answered by the `reference` tier alone.
+A query that reads as a citation, written or spoken (app/references.py, app/spoken_references.py), is
+answered by the `reference` tier alone. A query in Latin letters that reads as Arabic (resolvers/romanized.py)
+is answered by the Arabic tiers over its Arabic reading, each hit a `transliteration` hit; when it does not
+read as Arabic, or that reading finds nothing, it is French.
 Otherwise the tiers run best first on the query's language, each filling what the earlier ones left
 of `limit`: `exact` (the normalized phrase), `fulltext` (every word; Arabic prefixes tolerated, French
 stemmed), then `fuzzy` for hadith that nothing better matched (most words, each as said or one letter
@@ -14,8 +17,10 @@ from app.database import RequestDatabase
 from app.errors import UnsupportedLanguage
 from app.limits import SEARCH_HADITH
 from app.references import Citation, parse_citation
+from app.spoken_references import spoken_citation
 from resolvers.arguments import require_id, require_query
 from resolvers.provenance import Sources, provenance
+from resolvers.romanized import READ_AS_ARABIC, romanized_hits
 from schema.common import EvidenceStatus, ObjectType
 from schema.info import Info
 from schema.search import HadithHit, HadithSearchResult, MatchMethod
@@ -121,11 +126,16 @@ async def _cited(info: Info, citation: Citation, scope: search.HadithScope) -> F
 
 async def _found(info: Info, query: str, language: str, scope: search.HadithScope) -> tuple[Found, list[str]]:
     """The hits, and what the answer must say of its coverage."""
-    citation = parse_citation(query)
+    citation = parse_citation(query) or spoken_citation(query)
     if citation is not None:
         return await _cited(info, citation, scope), _readings(citation)
     db = info.context.db
-    if language == "fr":
+    latin = not arabic.is_arabic(query)
+    if latin and language != "fr":
+        records, phrase = await romanized_hits(db, query, scope, sure=language == "ar")
+        if records:
+            return [(MatchMethod.transliteration, record) for record in records], [READ_AS_ARABIC.format(phrase=phrase)]
+    if language == "fr" or (latin and language == "auto"):
         return await _french(db, query, scope), [NO_FRENCH]
     return await _arabic(db, query, scope), []
 
@@ -140,8 +150,6 @@ async def search_hadith(
     text = require_query(query)
     if collection_id is not None:
         require_id(collection_id, "collection_id")
-    if language == "auto":
-        language = "ar" if arabic.is_arabic(text) else "fr"
     found, notes = await _found(info, text, language, search.HadithScope(collection_id, [], bound + 1))
     sources = await info.context.sources.load(info.context.db)
     notes = notes if found else [NOTHING_FOUND, *notes]

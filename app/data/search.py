@@ -130,6 +130,8 @@ class FuzzyWord:
     terms: tuple[str, ...]
     weight: float
     rare: tuple[str, ...]  # the terms that few texts hold (RARE_TERM): those that can find candidates
+    counts: tuple[int, ...] = ()  # how many texts hold each term
+    readings: frozenset[str] = frozenset()  # terms that count as the word itself (a transliteration's readings)
 
 
 def _param(name: str, kind: Any) -> BindParameter[Any]:
@@ -376,7 +378,8 @@ def _fuzzy_words(wanted: dict[str, set[str]], vocabulary: Sequence[Row]) -> list
         frequency = counts[terms[0]] if terms else 1
         if word not in stop:
             rare = tuple(term for term in terms if counts[term] <= RARE_TERM)
-            found.append(FuzzyWord(word, tuple(terms), math.log(1 + total / frequency), rare))
+            weight = math.log(1 + total / frequency)
+            found.append(FuzzyWord(word, tuple(terms), weight, rare, tuple(counts[term] for term in terms)))
     return found
 
 
@@ -384,7 +387,12 @@ async def fuzzy_words(db: RequestDatabase, language: str, words: Sequence[str], 
     """Each query word with the vocabulary terms one letter off it (words under `shortest` letters: only
     themselves), weighted by rarity (inverse document frequency). A word the text search does not index
     (a French stop word) is left out."""
-    wanted = _wanted(language, words, shortest)
+    return await known_words(db, language, _wanted(language, words, shortest))
+
+
+async def known_words(db: RequestDatabase, language: str, wanted: dict[str, set[str]]) -> list[FuzzyWord]:
+    """Each wanted word with those of its candidate terms that the vocabulary holds, most frequent first (the
+    word itself first when known), weighted by rarity; a French stop word is left out."""
     rows = await db.fetch(Bound(_vocabulary_statement(language), _vocabulary_params(language, wanted)))
     return _fuzzy_words(wanted, rows)
 
@@ -402,7 +410,7 @@ def _credits() -> Any:
 
 def _credit_params(words: Sequence[FuzzyWord]) -> dict[str, list[Any]]:
     rows = [
-        (term, index, 1.0 if term == word.word else FUZZY_WORD_CREDIT, word.weight)
+        (term, index, 1.0 if term == word.word or term in word.readings else FUZZY_WORD_CREDIT, word.weight)
         for index, word in enumerate(words)
         for term in word.terms
     ]
