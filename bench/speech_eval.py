@@ -13,7 +13,6 @@ the share of sentences the search did not misread as Arabic (1 - the false-posit
 prints figures, never a test: tests/test_spoken_search.py holds the issue's examples on the subset.
 """
 
-import argparse
 import asyncio
 import json
 import statistics
@@ -28,10 +27,7 @@ import httpx
 from rich.console import Console
 from rich.table import Table
 
-from app.asgi import create_app
-from app.embedded import database_url
-from app.settings import load_settings
-from bench.search_eval import TOP, Metrics, rank_of
+from bench.search_eval import TOP, Metrics, api_client, arguments, print_misses, rank_of
 
 ROOT = Path(__file__).resolve().parents[1]
 QUERIES = ROOT / "eval" / "speech_queries.jsonl"
@@ -101,30 +97,18 @@ def table(measured: Measured) -> Table:
 
 
 async def run(queries: Sequence[SpeechQuery]) -> Measured:
-    settings = load_settings()
-    with database_url(settings.database_url, settings.embedded_pgdata) as url:
-        app = create_app(settings, url)
-        try:
-            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://eval") as client:
-                await evaluate(client, queries[:10])  # warm: statements prepared, caches filled
-                return await evaluate(client, queries)
-        finally:
-            await app.state.engine.dispose()
+    async with api_client() as client:
+        await evaluate(client, queries[:10])  # warm: statements prepared, caches filled
+        return await evaluate(client, queries)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--queries", type=Path, default=QUERIES)
-    parser.add_argument("--misses", action="store_true", help="list the queries whose answer is not in the top 5")
-    options = parser.parse_args(argv)
+    options = arguments(__doc__, QUERIES, argv)
     console = Console(width=None if sys.stdout.isatty() else 160)
     measured = asyncio.run(run(read_queries(options.queries)))
     console.print(table(measured))
     if options.misses:
-        for query, hits in measured.misses:
-            console.print(
-                f"[yellow]{query.type}[/yellow] {query.query!r} expected {list(query.expected)[:3]} got {hits}"
-            )
+        print_misses(console, measured.misses)
 
 
 if __name__ == "__main__":
