@@ -11,7 +11,8 @@ vowel either left unwritten (short) or written as its long letter (ا ي و), a 
 letters share read as each (h: ه ح, s: س ص, t: ت ط, d: د ض, z: ز ظ ذ, k: ك ق), a word-initial vowel as
 alif, the endings -a/-ah/-at as ta marbuta, -an as the accusative alif, -un/-in (tanwin) dropped.
 Only the BEAM cheapest candidates of a word are kept; the search keeps those the corpus's vocabulary
-holds (resolvers/search_hadith.py), so that only real words survive.
+holds (resolvers/romanized.py), so that only real words survive. A query of more than MAX_LETTERS
+letters is not read (the reading's time grows with its letters), nor a word of more than MAX_WORD_LETTERS.
 
 `latin_signs` counts the words that show a query is French or English rather than Arabic: letters
 Arabic transliteration never uses (p, v, x, c outside ch), French accents (é è ê ç), and the function
@@ -22,10 +23,13 @@ import heapq
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from app import arabic
 
-BEAM = 256  # candidate spellings kept per word, the cheapest first
+BEAM = 128  # candidate spellings kept per word, the cheapest first
+MAX_LETTERS = 100  # a longer query is not read as Arabic (the famous sayings have under 70 letters)
+MAX_WORD_LETTERS = 20  # a longer word has no Arabic spelling
 ALLAH = "ALLAH"  # the stem of Allah's name, glued or not («rasulullah», «lillahi»)
 _ACADEMIC = str.maketrans(
     {
@@ -133,10 +137,13 @@ def latin_signs(query: str) -> LatinSigns:
     return LatinSigns(spelled, function / max(len(words), 1))
 
 
-def _spellings(stem: str) -> list[tuple[str, int]]:
+@lru_cache(maxsize=1 << 12)
+def _spellings(stem: str) -> tuple[tuple[str, int], ...]:
     """The cheapest BEAM spellings of a stem in Arabic letters, with their costs."""
     if stem == ALLAH:
-        return [("الله", 0)]
+        return (("الله", 0),)
+    if len(stem) > MAX_WORD_LETTERS:
+        return ()
     stem = _DOUBLED.sub(r"\1", _BEFORE_DOUBLED.sub(r"\1_", stem.replace("ou", "u")))
     ending, endings = stem, [("", 0)]
     for pattern, options in _ENDINGS:
@@ -159,7 +166,7 @@ def _spellings(stem: str) -> list[tuple[str, int]]:
         form = arabic.normalize(text)
         if form and cost < best.get(form, 99):
             best[form] = cost
-    return sorted(best.items(), key=lambda item: (item[1], item[0]))[:BEAM]
+    return tuple(sorted(best.items(), key=lambda item: (item[1], item[0]))[:BEAM])
 
 
 def _options(stem: str, position: int) -> tuple[int, list[tuple[str, int]]]:
@@ -256,6 +263,8 @@ def reading(query: str) -> list[ArabicWord]:
     """The query's words read as Arabic (see the module docstring); a word said apart from the next one
     («wa», «bi», «al») is its prefix."""
     tokens = _liaisons(_WORD.findall(_internal(query)))
+    if sum(len(said) for said in tokens) > MAX_LETTERS:
+        return []
     words: list[ArabicWord] = []
     prefix = ""
     for index, said in enumerate(tokens):
@@ -267,6 +276,6 @@ def reading(query: str) -> list[ArabicWord]:
             prefix = "ال"
             continue
         for prefixes, stem in _split(said):
-            words.append(ArabicWord(prefix + prefixes, stem, tuple(_spellings(stem))))
+            words.append(ArabicWord(prefix + prefixes, stem, _spellings(stem)))
             prefix = ""
     return words

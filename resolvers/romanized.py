@@ -1,12 +1,15 @@
 """search_hadith for a query in Latin letters that reads as Arabic (app/transliteration.py).
 
-The candidate spellings of every word are looked up in the Arabic vocabulary (one statement): only real
-words survive. The query reads as Arabic when at most MAX_LATIN_SHARE of its words are French or English
-by their letters or as function words and at least MIN_KNOWN_SHARE of them have a spelling the corpus
-holds. Each word's likeliest spelling (the most frequent, less COST_WEIGHT per unlikely letter) makes the
-phrase of the exact and fulltext tiers, and every surviving spelling stands for the word in the fuzzy
-tier; the three tiers run as one statement. Every hit is a `transliteration` hit, an inference; its score
-keeps the order of the tiers: (2 + s) / 3 for an exact hit of score s, (1 + s) / 3 fulltext, s / 3 fuzzy.
+A query may be Arabic when none of its words is spelled with letters Arabic transliteration never uses
+and at most MAX_FUNCTION_SHARE of them are French or English function words; then the candidate
+spellings of every word are looked up in the Arabic vocabulary (one statement): only real words survive.
+It reads as Arabic when at least MIN_KNOWN_SHARE of its other words have a spelling the corpus holds.
+Each word's spellings are ranked by likelihood (the log of how many texts hold it, LENGTH_WEIGHT per
+letter, less COST_WEIGHT per unlikely letter); the likeliest make the phrase of the exact and fulltext
+tiers, and the READINGS likeliest each count as the word itself in the fuzzy tier, so that the corpus
+chooses among them; the three tiers run as one statement. Every hit is a `transliteration` hit, an
+inference; its score keeps the order of the tiers: (2 + s) / 3 for an exact hit of score s, (1 + s) / 3
+fulltext, s / 3 fuzzy.
 """
 
 import math

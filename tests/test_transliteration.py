@@ -4,7 +4,7 @@ candidates; French and English show themselves by their letters and function wor
 import pytest
 
 from app import arabic
-from app.transliteration import latin_signs, reading
+from app.transliteration import MAX_LETTERS, latin_signs, reading
 
 
 def _spelled(query: str) -> list[set[str]]:
@@ -58,3 +58,10 @@ def test_french_and_english_show_themselves(query: str, latin: bool) -> None:
     signs = latin_signs(query)
 
     assert (signs.spelled > 0 or signs.function_share > 0.4) == latin
+
+
+def test_a_query_longer_than_a_spoken_phrase_is_not_read_as_arabic() -> None:
+    said = "kataba " * (MAX_LETTERS // len("kataba") + 1)
+
+    assert reading(said) == []
+    assert reading("kataba") != []
