@@ -7,7 +7,7 @@ Used by bench/speech_queries.py to write romanized queries from real hadith text
 reading goes the other way (app/transliteration.py).
 """
 
-from app import arabic
+from app.text import arabic
 
 FATHA, DAMMA, KASRA, SUKUN, SHADDA = "\u064e", "\u064f", "\u0650", "\u0652", "\u0651"
 TANWIN = {"\u064b": "an", "\u064c": "un", "\u064d": "in"}

@@ -26,8 +26,8 @@ from typing import Any
 import asyncpg
 from rich.console import Console
 
-from app import arabic
 from app.settings import load_settings
+from app.text import arabic
 from bench.romanize import STYLES, romanize
 
 ROOT = Path(__file__).resolve().parents[1]

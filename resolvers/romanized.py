@@ -15,17 +15,18 @@ fulltext, s / 3 fuzzy.
 import math
 from dataclasses import replace
 
-from app import arabic, transliteration
 from app.data import search
+from app.data.database import RequestDatabase
 from app.data.records import HadithHitRecord
-from app.database import RequestDatabase
-from app.transliteration import ArabicWord
+from app.text import arabic, transliteration
+from app.text.transliteration import ArabicWord
 
 MAX_FUNCTION_SHARE = 0.4  # French or English function words a query that reads as Arabic may hold
 MIN_KNOWN_SHARE = 0.75  # of its other words, those that must have a spelling the vocabulary holds
 LENGTH_WEIGHT = 1.0  # per letter of a spelling: a frequent short word (ما, من) must not hide a longer one
 READINGS = 8  # spellings of a word the fuzzy tier accepts, the likeliest
 COST_WEIGHT = 3.0  # per unlikely letter, against the natural log of a spelling's document count
+TRANSLITERATION = "transliteration"  # the match method of a hit found through the reading
 READ_AS_ARABIC = (
     "The query was read as Arabic written in Latin letters («{phrase}»): the hits are candidates of that "
     "reading (match_method transliteration)."

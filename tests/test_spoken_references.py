@@ -3,10 +3,10 @@ ordinals in French, English and Arabic, a book named on the way; anything else i
 
 import pytest
 
-from app import arabic
-from app.number_words import numbers
-from app.references import Citation
-from app.spoken_references import spoken_citation
+from app.text import arabic
+from app.text.number_words import numbers
+from app.text.references import Citation
+from app.text.spoken_references import spoken_citation
 
 
 @pytest.mark.parametrize(

@@ -3,8 +3,8 @@ candidates; French and English show themselves by their letters and function wor
 
 import pytest
 
-from app import arabic
-from app.transliteration import MAX_LETTERS, latin_signs, reading
+from app.text import arabic
+from app.text.transliteration import MAX_LETTERS, latin_signs, reading
 
 
 def _spelled(query: str) -> list[set[str]]:
