@@ -18,6 +18,7 @@ from app import request_log
 from app.admission import Admission
 from app.apq import RegisteredDocuments
 from app.cost import CostLimits
+from app.data.data_version import ServedVersion
 from app.data.sources import SourceCatalog
 from app.database import Readiness, create_engine
 from app.disconnect import CancelOnDisconnect
@@ -81,7 +82,8 @@ async def readyz(request: Request) -> JSONResponse:
     so under load (the request pool busy) and during a stall (503 when the timeout passes)."""
     readiness: Readiness = request.app.state.readiness
     if await readiness.ready():
-        return JSONResponse({"status": "ready"})
+        version = await request.app.state.data_version.refresh()
+        return JSONResponse({"status": "ready", "data_version": version.as_json() if version else None})
     return JSONResponse({"status": "database unavailable"}, status_code=503)
 
 
@@ -96,7 +98,9 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
     documents = Documents(schema, settings.max_tokens, settings.suggestions)
     manifest = load_manifest(DEFAULT_DIR)
     profiles = Profiles(settings.api_keys, settings.default_client_mode)
+    data_version = ServedVersion(settings, database_url, settings.ready_timeout_ms / 1000)
     graphql = GraphQLEndpoint(
+        data_version,
         executor,
         documents,
         manifest,
@@ -110,6 +114,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await data_version.refresh()
         gc.freeze()  # what start-up built lives as long as the process: the collector need not scan it again
         async with mcp.running():
             yield
@@ -132,6 +137,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
     )
     app.state.engine = engine
     app.state.readiness = Readiness(database_url, settings.ready_timeout_ms / 1000)
+    app.state.data_version = data_version
     app.state.executor = executor
     app.state.tools = tools
     return app

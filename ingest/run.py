@@ -18,12 +18,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from app.arabic import NORMALIZER_VERSION
 from ingest import writer
+from ingest.checksums import TableChecksum, content_checksum, record_checksums, table_checksums
 from ingest.context import ImportContext
 from ingest.derived import fill_derived_tables
 from ingest.errors import ImportInterrupted
 from ingest.sources import SOURCES
 from ingest.steps import STEPS
-from ingest.summary import print_summary, table_counts
+from ingest.summary import print_summary
+from ingest.verification import Verification, verified
 
 SCHEMA_VERSION = 1
 
@@ -34,6 +36,8 @@ EXAMPLES_SHOWN = 5  # skipped rows shown per file
 @dataclass(frozen=True)
 class ImportReport:
     counts: dict[str, int]
+    checksums: dict[str, TableChecksum]
+    content_checksum: str
     bad_rows: list[str]
     read_seconds: float
     write_seconds: float
@@ -50,7 +54,7 @@ def _progress(console: Console) -> Progress:
     )
 
 
-def read_sources(data_dir: Path, console: Console) -> ImportContext:
+def read_sources(data_dir: Path, console: Console, verification: Verification) -> ImportContext:
     """Run every reading step; raises ImportFailed before anything is written."""
     ctx = ImportContext(data_dir)
     with _progress(console) as progress:
@@ -60,11 +64,11 @@ def read_sources(data_dir: Path, console: Console) -> ImportContext:
             build(ctx)
             progress.advance(task)
         progress.update(task, description="reading sources")
-    _add_provenance(ctx, data_dir)
+    _add_provenance(ctx, data_dir, verification)
     return ctx
 
 
-def _add_provenance(ctx: ImportContext, data_dir: Path) -> None:
+def _add_provenance(ctx: ImportContext, data_dir: Path, verification: Verification) -> None:
     for source in SOURCES:
         ctx.add("source", vars(source))
     for ledger in ctx.files.values():
@@ -88,32 +92,35 @@ def _add_provenance(ctx: ImportContext, data_dir: Path) -> None:
             "started_at": datetime.now(UTC),
             "finished_at": datetime.now(UTC),
             "data_dir": str(data_dir),
+            "manifest_sha256": verification.manifest.sha256,
+            "manifest_derived_from": (verification.manifest.derived_from or {}).get("manifest_sha256"),
+            "altered_files": [altered.entry.path for altered in verification.altered],
         },
     )
 
 
 async def write_database(
     ctx: ImportContext, url: str, live_schema: str, console: Console, reader_role: str | None = None
-) -> dict[str, int]:
+) -> dict[str, TableChecksum]:
     """Write into a build schema and swap it in; on any failure the live schema is untouched."""
     conn = await writer.connect_creating_database(url)
     try:
         await writer.acquire_import_lock(conn)
         try:
-            await _build_and_swap(conn, ctx, live_schema, console, reader_role)
+            checksums = await _build_and_swap(conn, ctx, live_schema, console, reader_role)
         except BaseException:
             await writer.drop_build_schema(conn)
             raise
         await conn.execute(f"SET search_path TO {live_schema}, public")
-        await print_summary(conn, console)
-        return await table_counts(conn)
+        await print_summary(conn, console, checksums)
+        return checksums
     finally:
         await conn.close()
 
 
 async def _build_and_swap(
     conn: asyncpg.Connection, ctx: ImportContext, live_schema: str, console: Console, reader_role: str | None
-) -> None:
+) -> dict[str, TableChecksum]:
     await writer.create_build_schema(conn)
     with _progress(console) as progress:
         total = sum(len(rows) for rows in ctx.tables.values())
@@ -125,10 +132,14 @@ async def _build_and_swap(
         await writer.copy_tables(conn, ctx.tables, advance)
         progress.update(task, description="writing: derived tables")
         await fill_derived_tables(conn)
+        progress.update(task, description="checksums of the tables")
+        checksums = await table_checksums(conn)
+        await record_checksums(conn, checksums)
     await writer.analyze(conn)
     if reader_role:
         await writer.grant_reader(conn, reader_role)
     await writer.swap_in(conn, live_schema)
+    return checksums
 
 
 def report_bad_rows(console: Console, bad: list[str]) -> None:
@@ -164,20 +175,48 @@ def _stopped_by_signals() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+@dataclass(frozen=True)
+class Target:
+    """Where an import writes."""
+
+    url: str
+    live_schema: str
+    reader_role: str | None = None
+
+
 def run_import(
-    data_dir: Path, url: str, live_schema: str, console: Console, reader_role: str | None = None
+    data_dir: Path,
+    url: str,
+    live_schema: str,
+    console: Console,
+    reader_role: str | None = None,
+    *,
+    allow_altered: bool = False,
 ) -> ImportReport:
+    """Check the data folder against its manifest (a missing file stops the import, an altered one too unless
+    `allow_altered`: it is then named and recorded in `import_run`), read it, write and swap it in."""
     with _stopped_by_signals():
-        return _run_import(data_dir, url, live_schema, console, reader_role)
+        return _run_import(data_dir, Target(url, live_schema, reader_role), console, allow_altered)
 
 
-def _run_import(data_dir: Path, url: str, live_schema: str, console: Console, reader_role: str | None) -> ImportReport:
+def _run_import(data_dir: Path, target: Target, console: Console, allow_altered: bool) -> ImportReport:
     started = time.perf_counter()
-    asyncio.run(writer.refuse_if_locked(url))
-    ctx = read_sources(data_dir, console)
+    asyncio.run(writer.refuse_if_locked(target.url))
+    verification = verified(data_dir, allow_altered)
+    report_verification(console, verification)
+    ctx = read_sources(data_dir, console, verification)
     read_done = time.perf_counter()
-    counts = asyncio.run(write_database(ctx, url, live_schema, console, reader_role))
+    checksums = asyncio.run(write_database(ctx, target.url, target.live_schema, console, target.reader_role))
     bad = ctx.bad_rows()
     if bad:
         report_bad_rows(console, bad)
-    return ImportReport(counts, bad, read_done - started, time.perf_counter() - read_done)
+    counts = {table: checksum.rows for table, checksum in checksums.items()}
+    return ImportReport(
+        counts, checksums, content_checksum(checksums), bad, read_done - started, time.perf_counter() - read_done
+    )
+
+
+def report_verification(console: Console, verification: Verification) -> None:
+    console.print(f"data: {verification.folder} checked against {verification.describe()}", markup=False)
+    for altered in verification.altered:
+        console.print(f"  imported although altered: {altered}", markup=False, emoji=False, highlight=False)

@@ -7,7 +7,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ingest.writer import table_order
+from ingest.checksums import TableChecksum, content_checksum
 
 COVERAGE: tuple[tuple[str, str], ...] = (
     (
@@ -63,10 +63,6 @@ COVERAGE: tuple[tuple[str, str], ...] = (
 )
 
 
-async def table_counts(conn: asyncpg.Connection) -> dict[str, int]:
-    return {table: await conn.fetchval(f"SELECT count(*) FROM {table}") for table in table_order()}
-
-
 def render_table(console: Console, title: str, records: Sequence[Mapping[str, object]]) -> None:
     table = Table(title=title, title_justify="left")
     if not records:
@@ -80,14 +76,15 @@ def render_table(console: Console, title: str, records: Sequence[Mapping[str, ob
     console.print(table)
 
 
-async def print_summary(conn: asyncpg.Connection, console: Console) -> None:
-    """Print rows per table, then each coverage table (the search_path names the schema)."""
-    counts = await table_counts(conn)
-    rows = Table(title="Rows per table", title_justify="left")
-    rows.add_column("table")
-    rows.add_column("rows", justify="right")
-    for table, count in counts.items():
-        rows.add_row(table, f"{count:,}")
+async def print_summary(conn: asyncpg.Connection, console: Console, checksums: Mapping[str, TableChecksum]) -> None:
+    """Print rows and checksum per table, the content checksum, then each coverage table (the search_path
+    names the schema)."""
+    rows = Table(title="Rows and checksum per table", title_justify="left")
+    for column in ("table", "rows", "md5 of the contents"):
+        rows.add_column(column, justify="right" if column == "rows" else "left")
+    for table, checksum in checksums.items():
+        rows.add_row(table, f"{checksum.rows:,}", checksum.md5)
     console.print(rows)
+    console.print(f"content checksum (sha256 over the tables): {content_checksum(dict(checksums))}")
     for title, sql in COVERAGE:
         render_table(console, title, [dict(record) for record in await conn.fetch(sql)])
