@@ -9,6 +9,7 @@ as `<path>.bad`. The mirror's own manifest (`data-manifest.json`, for a folder c
 when it derives from the committed one, and written beside the files.
 """
 
+import http.client
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -84,7 +85,7 @@ def _chunks_of_response(response: object) -> Iterator[bytes]:
 @dataclass(frozen=True)
 class Fetched:
     path: str
-    outcome: str  # "fetched", "already in place", "checksum differs", "interrupted"
+    outcome: str  # "fetched", "already in place", "checksum differs", "not on the mirror", "interrupted"
     detail: str = ""
 
     @property
@@ -109,7 +110,9 @@ class Fetch:
         task = self.progress.add_task(entry.path, total=entry.size)
         try:
             self._download(entry, part, task)
-        except (OSError, urllib.error.URLError) as exc:
+        except (FileNotFoundError, urllib.error.HTTPError) as exc:
+            return Fetched(entry.path, "not on the mirror", str(exc))
+        except (OSError, http.client.HTTPException) as exc:
             kept = part.stat().st_size if part.exists() else 0
             return Fetched(entry.path, "interrupted", f"{exc}; {kept:,} bytes kept: run again to resume")
         finally:
@@ -129,6 +132,9 @@ class Fetch:
                 out.write(chunk)
                 self.progress.advance(task, len(chunk))
                 self.progress.advance(self.total, len(chunk))
+        received = part.stat().st_size
+        if received < entry.size:  # a connection closed early ends the bytes without an error
+            raise ConnectionError(f"the mirror stopped sending after {received:,} of {entry.size:,} bytes")
 
     @staticmethod
     def _settle(entry: FileEntry, part: Path, target: Path) -> Fetched:

@@ -23,6 +23,7 @@ COMMITTED = Path(__file__).with_name("sources_manifest.json")
 FOLDER_MANIFEST = "data-manifest.json"
 FORMAT = 1
 CHUNK = 1 << 20
+COUNTING = "counting its rows"  # the purpose an error names when a file is read only to count its rows
 MEASURED = ("sha256", "size", "rows")  # what a derived folder's manifest may change in an entry
 
 
@@ -140,7 +141,7 @@ def count_rows(folder: Path, path: str) -> int:
         "json document": ctx.json,
         "text lines": ctx.text,
     }
-    read = readers[unit_of(path)](path, "counting its rows", "manifest")
+    read = readers[unit_of(path)](path, COUNTING, "manifest")
     if isinstance(read, Iterator):
         for _ in read:
             pass

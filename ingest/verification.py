@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ingest.errors import ImportFailed
-from ingest.manifest import FOLDER_MANIFEST, FileEntry, Manifest, count_rows, file_sha256, manifest_for
+from ingest.manifest import COUNTING, FOLDER_MANIFEST, FileEntry, Manifest, count_rows, file_sha256, manifest_for
 
 PARTIAL_SUFFIXES = (".part", ".bad")  # what an interrupted or refused fetch leaves beside a file
 
@@ -65,7 +65,7 @@ def _rows(folder: Path, path: str) -> str:
     try:
         return f"{count_rows(folder, path):,}"
     except ImportFailed as exc:
-        return f"unreadable ({str(exc).removeprefix(path + ': ')})"
+        return f"unreadable ({str(exc).removeprefix(path + ': ').removesuffix(f' (needed for {COUNTING})')})"
 
 
 def _check(folder: Path, entry: FileEntry, verification: Verification) -> None:
