@@ -128,3 +128,13 @@ def test_a_folder_manifest_that_does_not_follow_the_committed_one_is_refused(
 
     with pytest.raises(ManifestRefused, match=reason):
         verify_folder(data)
+
+
+def test_ingest_without_a_data_folder_says_how_to_get_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    absent = tmp_path / "nowhere"
+
+    assert cli.main(["ingest", "--data-dir", str(absent)]) == 1
+
+    said = capsys.readouterr().err
+    assert f"No data folder at {absent}." in said
+    assert f"isnad-graphql fetch-data --from URL_OR_FOLDER --dest {absent}" in said

@@ -43,8 +43,8 @@ class DataVersion:
 
     def __str__(self) -> str:
         return (
-            f"manifest {self.manifest_sha256[:12]}, content {self.content_checksum[:12]}, imported {self.imported} "
-            f"(schema version {self.schema_version}, normalizer version {self.normalizer_version})"
+            f"schema version {self.schema_version}, normalizer version {self.normalizer_version}, "
+            f"imported {self.imported}, manifest {self.manifest_sha256[:12]}, content {self.content_checksum[:12]}"
         )
 
     def as_json(self) -> dict[str, Any]:
