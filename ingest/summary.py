@@ -1,13 +1,11 @@
 """The figures an import ends with: rows per table and the coverage of what the tools can answer."""
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import asyncpg
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from ingest.checksums import TableChecksum, content_checksum
+from ingest.reporter import Reporter
 
 COVERAGE: tuple[tuple[str, str], ...] = (
     (
@@ -63,28 +61,11 @@ COVERAGE: tuple[tuple[str, str], ...] = (
 )
 
 
-def render_table(console: Console, title: str, records: Sequence[Mapping[str, object]]) -> None:
-    table = Table(title=title, title_justify="left")
-    if not records:
-        console.print(f"{title}: none")
-        return
-    columns = list(records[0].keys())
-    for column in columns:
-        table.add_column(column, justify="left" if column in {"collection", "work", "origin"} else "right")
-    for record in records:
-        table.add_row(*(f"{v:,}" if isinstance(v, int) else escape(str(v)) for v in record.values()))
-    console.print(table)
-
-
-async def print_summary(conn: asyncpg.Connection, console: Console, checksums: Mapping[str, TableChecksum]) -> None:
-    """Print rows and checksum per table, the content checksum, then each coverage table (the search_path
-    names the schema)."""
-    rows = Table(title="Rows and checksum per table", title_justify="left")
-    for column in ("table", "rows", "md5 of the contents"):
-        rows.add_column(column, justify="right" if column == "rows" else "left")
-    for table, checksum in checksums.items():
-        rows.add_row(table, f"{checksum.rows:,}", checksum.md5)
-    console.print(rows)
-    console.print(f"content checksum (sha256 over the tables): {content_checksum(dict(checksums))}")
+async def print_summary(conn: asyncpg.Connection, reporter: Reporter, checksums: Mapping[str, TableChecksum]) -> None:
+    """Print rows and the md5 of the contents per table, the content checksum, then each coverage table (the
+    search_path names the schema)."""
+    rows = [{"table": table, "rows": c.rows, "md5 of the contents": c.md5} for table, c in checksums.items()]
+    reporter.table("Rows and checksum per table", rows)
+    reporter.line(f"content checksum (sha256 over the tables): {content_checksum(dict(checksums))}")
     for title, sql in COVERAGE:
-        render_table(console, title, [dict(record) for record in await conn.fetch(sql)])
+        reporter.table(title, [dict(record) for record in await conn.fetch(sql)])
