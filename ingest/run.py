@@ -120,7 +120,7 @@ async def _build_and_swap(
         progress.update(task, description="checksums of the tables")
         checksums = await table_checksums(conn)
         await record_checksums(conn, checksums)
-    await writer.analyze(conn)
+    await writer.vacuum_analyze(conn)
     if reader_role:
         await writer.grant_reader(conn, reader_role)
     await print_summary(conn, reporter, checksums)
