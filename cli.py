@@ -23,6 +23,12 @@ def _parser() -> argparse.ArgumentParser:
     ingest.add_argument("--data-dir", type=Path, help="default: $ISNAD_DATA_DIR, else ../shared/data")
     ingest.add_argument("--database-url", help="default: $ISNAD_DATABASE_URL, else the embedded PostgreSQL")
     ingest.add_argument("--reader-role", help="a SELECT-only role to grant the new schema to ($ISNAD_READER_ROLE)")
+    ingest.add_argument("--allow-altered", action="store_true", help="import files that differ from the manifest")
+    verify = commands.add_parser("verify-data", help="check a data folder against the sources manifest")
+    verify.add_argument("data_dir", nargs="?", type=Path, help="default: $ISNAD_DATA_DIR, else ../shared/data")
+    fetch = commands.add_parser("fetch-data", help="copy the data folder from a mirror, verifying every checksum")
+    fetch.add_argument("--from", dest="source", required=True, help="the mirror: an http(s) URL or a folder")
+    fetch.add_argument("--dest", type=Path, help="default: $ISNAD_DATA_DIR, else ../shared/data")
     audit = commands.add_parser("audit", help="measure what a built database claims against its evidence")
     audit.add_argument("--database-url", help="default: $ISNAD_DATABASE_URL, else the embedded PostgreSQL")
     readonly = commands.add_parser("check-readonly", help="prove that the API and what it ships never write")
@@ -55,17 +61,71 @@ def _ingest(args: argparse.Namespace) -> int:
     console = Console()
     reporter = Reporter(console)
     data_dir = args.data_dir or settings.data_dir
+    if not data_dir.is_dir():
+        print(NO_DATA.format(data_dir=data_dir), file=sys.stderr)  # noqa: T201 - what to do
+        return 1
+    role = args.reader_role or settings.reader_role
     try:
         with database_url(args.database_url or settings.database_url, settings.embedded_pgdata) as url:
-            report = run_import(data_dir, url, settings.db_schema, console, args.reader_role or settings.reader_role)
+            report = run_import(data_dir, url, settings.db_schema, console, role, allow_altered=args.allow_altered)
     except ImportFailed as exc:
         reporter.failed(exc)
         return 1
     reporter.line(
         f"imported in {report.read_seconds + report.write_seconds:.1f} s "
-        f"(reading {report.read_seconds:.1f} s, writing {report.write_seconds:.1f} s)"
+        f"(reading {report.read_seconds:.1f} s, writing {report.write_seconds:.1f} s); "
+        f"content checksum {report.content_checksum}"
     )
     return 0
+
+
+NO_DATA = """No data folder at {data_dir}.
+Get one, then run the same command again:
+  isnad-graphql fetch-data --from URL_OR_FOLDER --dest {data_dir}
+    (URL_OR_FOLDER: an HTTP mirror or a folder holding the files of ingest/sources_manifest.json; each file's
+    upstream repository, pinned commit and path are listed there and in docs/data.md)
+or point ISNAD_DATA_DIR (or --data-dir) at a copy you already have; `isnad-graphql verify-data DIR` checks it."""
+
+
+def _verify_data(args: argparse.Namespace) -> int:
+    from ingest.errors import ImportFailed
+    from ingest.verification import verify_folder
+
+    folder = args.data_dir or load_settings().data_dir
+    try:
+        verification = verify_folder(folder)
+    except ImportFailed as exc:
+        print(exc)  # noqa: T201 - a report
+        return 1
+    print(f"{folder}: checked against {verification.describe()}")  # noqa: T201 - a report
+    for line in verification.problems():
+        print(f"  {line}")  # noqa: T201 - a report
+    for path in verification.unexpected:
+        print(f"  {path}: not in the manifest (never read)")  # noqa: T201 - a report
+    good = len(verification.manifest.files) - len(verification.problems())
+    print(f"{good} of {len(verification.manifest.files)} files match")  # noqa: T201 - a report
+    return 0 if verification.ok else 1
+
+
+def _fetch_data(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from ingest.errors import ImportFailed
+    from ingest.fetch import fetch_data
+
+    console = Console()
+    dest = args.dest or load_settings().data_dir
+    try:
+        results = fetch_data(args.source, dest, console)
+    except (ImportFailed, OSError) as exc:
+        console.print(f"fetch-data: {exc}", markup=False)
+        return 1
+    for result in results:
+        if not result.good:
+            console.print(f"{result.path}: {result.outcome}: {result.detail}", markup=False)
+    good = sum(result.good for result in results)
+    console.print(f"{good} of {len(results)} files in {dest} match the manifest", markup=False)
+    return 0 if good == len(results) else 1
 
 
 AUDIT_WIDTH = 160  # the audit's tables are read whole, in a terminal or a file
@@ -203,6 +263,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "check-readonly": _check_readonly,
         "persisted-manifest": _persisted_manifest,
         "settings": _settings,
+        "verify-data": _verify_data,
+        "fetch-data": _fetch_data,
     }
     return handlers[args.command](args)
 

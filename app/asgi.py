@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route
 
+from app.data.data_version import ServedVersion
 from app.data.database import Readiness, create_engine
 from app.data.sources import SourceCatalog
 from app.execution.cost import CostLimits
@@ -82,7 +83,8 @@ async def readyz(request: Request) -> JSONResponse:
     so under load (the request pool busy) and during a stall (503 when the timeout passes)."""
     readiness: Readiness = request.app.state.readiness
     if await readiness.ready():
-        return JSONResponse({"status": "ready"})
+        version = await request.app.state.data_version.refresh()
+        return JSONResponse({"status": "ready", "data_version": version.as_json() if version else None})
     return JSONResponse({"status": "database unavailable"}, status_code=503)
 
 
@@ -97,7 +99,9 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
     documents = Documents(schema, settings.max_tokens, settings.suggestions)
     manifest = load_manifest(DEFAULT_DIR)
     profiles = Profiles(settings.api_keys, settings.default_client_mode)
+    data_version = ServedVersion(settings, database_url, settings.ready_timeout_ms / 1000)
     graphql = GraphQLEndpoint(
+        data_version,
         executor,
         documents,
         manifest,
@@ -111,6 +115,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await data_version.refresh()
         gc.freeze()  # what start-up built lives as long as the process: the collector need not scan it again
         async with mcp.running():
             yield
@@ -133,6 +138,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
     )
     app.state.engine = engine
     app.state.readiness = Readiness(database_url, settings.ready_timeout_ms / 1000)
+    app.state.data_version = data_version
     app.state.executor = executor
     app.state.tools = tools
     return app

@@ -85,6 +85,9 @@ class ImportContext:
             raise MissingInput(path, purpose, "file not found") from None
         except OSError as exc:
             raise MissingInput(path, purpose, f"cannot be read ({exc.strerror})") from None
+        earlier = self.files.get(path)
+        if earlier is not None and purpose not in earlier.purpose.split("; "):
+            purpose = f"{earlier.purpose}; {purpose}"  # a file read for two things is recorded for both
         self.files[path] = FileLedger(path, source_id, purpose, derived, hashlib.sha256(raw).hexdigest())
         if path.endswith(".gz"):
             try:
@@ -162,6 +165,12 @@ class ImportContext:
             return json.loads(text)
         except json.JSONDecodeError:
             raise MissingInput(path, purpose, "is not valid JSON") from None
+
+    def text(self, path: str, purpose: str, source_id: str, *, derived: bool = False) -> str:
+        """A whole text file (an OpenITI text, a README); its rows are its lines."""
+        text = self._text(path, purpose, source_id, derived)
+        self.files[path].rows_read = len(text.splitlines())
+        return text
 
     def bad_rows(self) -> list[str]:
         return [example for ledger in self.files.values() for example in ledger.bad]

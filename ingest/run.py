@@ -18,6 +18,7 @@ from rich.console import Console
 
 from app.text.arabic import NORMALIZER_VERSION
 from ingest import writer
+from ingest.checksums import TableChecksum, content_checksum, record_checksums, table_checksums
 from ingest.context import ImportContext
 from ingest.derived import fill_derived_tables
 from ingest.errors import ImportInterrupted
@@ -25,6 +26,7 @@ from ingest.reporter import Reporter
 from ingest.sources import SOURCES
 from ingest.steps import STEPS
 from ingest.summary import print_summary
+from ingest.verification import Verification, verified
 
 SCHEMA_VERSION = 1
 
@@ -32,12 +34,14 @@ SCHEMA_VERSION = 1
 @dataclass(frozen=True)
 class ImportReport:
     counts: dict[str, int]
+    checksums: dict[str, TableChecksum]
+    content_checksum: str
     bad_rows: list[str]
     read_seconds: float
     write_seconds: float
 
 
-def read_sources(data_dir: Path, reporter: Reporter) -> ImportContext:
+def read_sources(data_dir: Path, reporter: Reporter, verification: Verification) -> ImportContext:
     """Run every reading step; raises ImportFailed before anything is written."""
     ctx = ImportContext(data_dir)
     with reporter.progress() as progress:
@@ -47,11 +51,11 @@ def read_sources(data_dir: Path, reporter: Reporter) -> ImportContext:
             build(ctx)
             progress.advance(task)
         progress.update(task, description="reading sources")
-    _add_provenance(ctx, data_dir)
+    _add_provenance(ctx, data_dir, verification)
     return ctx
 
 
-def _add_provenance(ctx: ImportContext, data_dir: Path) -> None:
+def _add_provenance(ctx: ImportContext, data_dir: Path, verification: Verification) -> None:
     for source in SOURCES:
         ctx.add("source", vars(source))
     for ledger in ctx.files.values():
@@ -75,13 +79,16 @@ def _add_provenance(ctx: ImportContext, data_dir: Path) -> None:
             "started_at": datetime.now(UTC),
             "finished_at": datetime.now(UTC),
             "data_dir": str(data_dir),
+            "manifest_sha256": verification.manifest.sha256,
+            "manifest_derived_from": (verification.manifest.derived_from or {}).get("manifest_sha256"),
+            "altered_files": [altered.entry.path for altered in verification.altered],
         },
     )
 
 
 async def write_database(
     ctx: ImportContext, url: str, live_schema: str, reporter: Reporter, reader_role: str | None = None
-) -> dict[str, int]:
+) -> dict[str, TableChecksum]:
     """Write into a build schema, summarize it, report the skipped rows and swap it in: rows per table. On any
     failure, the swap included, the live schema is untouched."""
     conn = await writer.connect_creating_database(url)
@@ -98,7 +105,7 @@ async def write_database(
 
 async def _build_and_swap(
     conn: asyncpg.Connection, ctx: ImportContext, live_schema: str, reporter: Reporter, reader_role: str | None
-) -> dict[str, int]:
+) -> dict[str, TableChecksum]:
     await writer.create_build_schema(conn)
     with reporter.progress() as progress:
         total = sum(len(rows) for rows in ctx.tables.values())
@@ -110,13 +117,16 @@ async def _build_and_swap(
         await writer.copy_tables(conn, ctx.tables, advance)
         progress.update(task, description="writing: derived tables")
         await fill_derived_tables(conn)
+        progress.update(task, description="checksums of the tables")
+        checksums = await table_checksums(conn)
+        await record_checksums(conn, checksums)
     await writer.vacuum_analyze(conn)
     if reader_role:
         await writer.grant_reader(conn, reader_role)
-    counts = await print_summary(conn, reporter)
+    await print_summary(conn, reporter, checksums)
     reporter.bad_rows(ctx.bad_rows())
     await writer.swap_in(conn, live_schema)
-    return counts
+    return checksums
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
@@ -140,20 +150,51 @@ def _stopped_by_signals() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+@dataclass(frozen=True)
+class Target:
+    """Where an import writes."""
+
+    url: str
+    live_schema: str
+    reader_role: str | None = None
+
+
 def run_import(
-    data_dir: Path, url: str, live_schema: str, console: Console, reader_role: str | None = None
+    data_dir: Path,
+    url: str,
+    live_schema: str,
+    console: Console,
+    reader_role: str | None = None,
+    *,
+    allow_altered: bool = False,
 ) -> ImportReport:
-    """Import `data_dir` into `live_schema`, printing through a `Reporter` on `console`."""
+    """Import `data_dir` into `live_schema`, printing through a `Reporter` on `console`. The folder is checked
+    against its manifest first: a missing file stops the import, an altered one too unless `allow_altered` (it
+    is then named and recorded in `import_run`)."""
     with _stopped_by_signals():
-        return _run_import(data_dir, url, live_schema, Reporter(console), reader_role)
+        return _run_import(data_dir, Target(url, live_schema, reader_role), Reporter(console), allow_altered)
 
 
-def _run_import(
-    data_dir: Path, url: str, live_schema: str, reporter: Reporter, reader_role: str | None
-) -> ImportReport:
+def _run_import(data_dir: Path, target: Target, reporter: Reporter, allow_altered: bool) -> ImportReport:
     started = time.perf_counter()
-    asyncio.run(writer.refuse_if_locked(url))
-    ctx = read_sources(data_dir, reporter)
+    asyncio.run(writer.refuse_if_locked(target.url))
+    verification = verified(data_dir, allow_altered)
+    report_verification(reporter, verification)
+    ctx = read_sources(data_dir, reporter, verification)
     read_done = time.perf_counter()
-    counts = asyncio.run(write_database(ctx, url, live_schema, reporter, reader_role))
-    return ImportReport(counts, ctx.bad_rows(), read_done - started, time.perf_counter() - read_done)
+    checksums = asyncio.run(write_database(ctx, target.url, target.live_schema, reporter, target.reader_role))
+    counts = {table: checksum.rows for table, checksum in checksums.items()}
+    return ImportReport(
+        counts,
+        checksums,
+        content_checksum(checksums),
+        ctx.bad_rows(),
+        read_done - started,
+        time.perf_counter() - read_done,
+    )
+
+
+def report_verification(reporter: Reporter, verification: Verification) -> None:
+    reporter.line(f"data: {verification.folder} checked against {verification.describe()}")
+    for altered in verification.altered:
+        reporter.line(f"  imported although altered: {altered}")

@@ -41,7 +41,12 @@ CREATE TABLE import_run (
     normalizer_version integer NOT NULL,
     started_at     timestamptz NOT NULL,
     finished_at    timestamptz NOT NULL,
-    data_dir       text NOT NULL
+    data_dir       text NOT NULL,
+    manifest_sha256 text NOT NULL,                -- the manifest the data folder was checked against
+    manifest_derived_from text,                   -- for a folder cut from the full data: the committed manifest's sha256
+    altered_files  text[] NOT NULL,               -- files imported although they differ from it (--allow-altered)
+    table_checksums jsonb,                        -- {table: {rows, md5}}: ingest/checksums.py
+    content_checksum text                         -- sha256 over table_checksums: equal for two imports of the same data
 );
 
 -- search ---------------------------------------------------------------------------------------------

@@ -1,9 +1,11 @@
 """The figures an import ends with: rows per table and the coverage of what the tools can answer."""
 
+from collections.abc import Mapping
+
 import asyncpg
 
+from ingest.checksums import TableChecksum, content_checksum
 from ingest.reporter import Reporter
-from ingest.writer import table_order
 
 COVERAGE: tuple[tuple[str, str], ...] = (
     (
@@ -59,14 +61,11 @@ COVERAGE: tuple[tuple[str, str], ...] = (
 )
 
 
-async def table_counts(conn: asyncpg.Connection) -> dict[str, int]:
-    return {table: await conn.fetchval(f"SELECT count(*) FROM {table}") for table in table_order()}
-
-
-async def print_summary(conn: asyncpg.Connection, reporter: Reporter) -> dict[str, int]:
-    """Print rows per table, then each coverage table (the search_path names the schema); return the rows."""
-    counts = await table_counts(conn)
-    reporter.table("Rows per table", [{"table": table, "rows": count} for table, count in counts.items()])
+async def print_summary(conn: asyncpg.Connection, reporter: Reporter, checksums: Mapping[str, TableChecksum]) -> None:
+    """Print rows and the md5 of the contents per table, the content checksum, then each coverage table (the
+    search_path names the schema)."""
+    rows = [{"table": table, "rows": c.rows, "md5 of the contents": c.md5} for table, c in checksums.items()]
+    reporter.table("Rows and checksum per table", rows)
+    reporter.line(f"content checksum (sha256 over the tables): {content_checksum(dict(checksums))}")
     for title, sql in COVERAGE:
         reporter.table(title, [dict(record) for record in await conn.fetch(sql)])
-    return counts

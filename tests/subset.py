@@ -15,8 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ingest.manifest import write_derived_manifest
+
 KITABS = 2  # kitab 0 (an introduction, where there is one), 1 and 2
 HADITH_PER_KITAB = 25
+HOW = (
+    f"tests/subset.py: the first {HADITH_PER_KITAB} hadith of kitabs 0 to {KITABS} of each collection, "
+    "and every row that joins to them"
+)
 COLLECTIONS = ("bukhari", "muslim", "abudawud", "tirmidhi", "nasai", "ibnmajah", "malik")
 FAWAZ_FILES = {
     "abudawud1": "abudawud",
@@ -153,7 +159,8 @@ def _lk_keep(kept: Kept) -> Keep:
 
 
 def build_subset(data_dir: Path, out: Path) -> Path:
-    """Write the subset of `data_dir` into `out` and return `out`."""
+    """Write the subset of `data_dir` into `out`, with its own manifest derived from the committed one (the
+    importer checks the subset against it), and return `out`."""
     kept = Kept()
     ordered: list[tuple[str, Callable[[Path, Path, Kept], None]]] = [
         ("hadith/crosswalks/hadith_json_to_fawaz_numbers.csv.gz", _crosswalk),
@@ -179,4 +186,5 @@ def build_subset(data_dir: Path, out: Path) -> Path:
             _filter_csv(src, dst, _lk_keep(kept))
         else:
             dst.symlink_to(src.resolve())
+    write_derived_manifest(out, HOW)
     return out

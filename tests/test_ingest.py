@@ -1,5 +1,6 @@
 """The importer, run for real on a real subset: counts, stable ids, atomicity, bad input."""
 
+import asyncio
 import csv
 import gzip
 import io
@@ -8,14 +9,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import asyncpg
 import pytest
 from rich.console import Console
 
 from app.text.arabic import normalize
 from ingest import steps
+from ingest.checksums import TableChecksum, table_checksums
 from ingest.context import ImportContext
-from ingest.errors import MissingInput, TooManyBadRows
+from ingest.errors import TooManyBadRows
 from ingest.run import ImportReport, run_import
+from ingest.verification import DataNotVerified
 from tests.conftest import LIVE_SCHEMA, quiet_console
 from tests.dbquery import fetch, id_fingerprint, scalar, schema_exists, snapshot
 
@@ -314,9 +318,32 @@ def test_every_gin_index_is_merged_when_the_import_ends(imported: ImportReport, 
     ]
 
 
-def test_two_imports_give_identical_ids(imported: ImportReport, database_url: str, subset_dir: Path) -> None:
-    run_import(subset_dir, database_url, "isnad_again", quiet_console())
+def _checksums(url: str, schema: str) -> dict[str, TableChecksum]:
+    async def read() -> dict[str, TableChecksum]:
+        conn = await asyncpg.connect(url)
+        try:
+            await conn.execute(f"SET search_path TO {schema}, public")
+            return await table_checksums(conn)
+        finally:
+            await conn.close()
+
+    return asyncio.run(read())
+
+
+def test_two_imports_give_identical_ids_and_contents_and_a_changed_row_shows(
+    imported: ImportReport, database_url: str, subset_dir: Path
+) -> None:
+    again = run_import(subset_dir, database_url, "isnad_again", quiet_console())
     assert id_fingerprint(database_url, "isnad_again") == id_fingerprint(database_url, LIVE_SCHEMA)
+    assert again.checksums == imported.checksums == _checksums(database_url, LIVE_SCHEMA)
+    assert again.content_checksum == imported.content_checksum
+    for schema in ("isnad_again", LIVE_SCHEMA):
+        assert scalar(database_url, schema, "SELECT content_checksum FROM import_run") == imported.content_checksum
+
+    fetch(database_url, "isnad_again", "UPDATE narrator SET name_latin = name_latin || '.' WHERE narrator_id = 1")
+    changed = _checksums(database_url, "isnad_again")
+    assert {table for table, c in changed.items() if c != imported.checksums[table]} == {"narrator"}
+    assert changed["narrator"].rows == imported.checksums["narrator"].rows
 
 
 def _copy_data(subset_dir: Path, tmp_path: Path) -> Path:
@@ -353,7 +380,7 @@ def test_a_missing_file_is_named_with_its_purpose(
     data = _copy_data(subset_dir, tmp_path)
     (data / BIG_FILE).unlink()
     before = snapshot(database_url, LIVE_SCHEMA)
-    with pytest.raises(MissingInput, match=r"narrators_reconstructed\.csv\.gz: file not found \(needed for .+\)"):
+    with pytest.raises(DataNotVerified, match=r"narrators_reconstructed\.csv\.gz: file not found \(needed for .+\)"):
         run_import(data, database_url, LIVE_SCHEMA, quiet_console())
     assert snapshot(database_url, LIVE_SCHEMA) == before
 
@@ -364,7 +391,7 @@ def test_over_one_percent_of_bad_rows_stops_the_import_and_changes_nothing(
     data = _with_corrupted_narrators(subset_dir, tmp_path, every=50)
     before = snapshot(database_url, LIVE_SCHEMA)
     with pytest.raises(TooManyBadRows, match=r"narrators_reconstructed\.csv\.gz: \d+ of \d+ rows are malformed"):
-        run_import(data, database_url, LIVE_SCHEMA, quiet_console())
+        run_import(data, database_url, LIVE_SCHEMA, quiet_console(), allow_altered=True)
     assert snapshot(database_url, LIVE_SCHEMA) == before
 
 
@@ -372,11 +399,28 @@ def test_a_few_bad_rows_are_skipped_and_reported_by_line(
     imported: ImportReport, database_url: str, subset_dir: Path, tmp_path: Path
 ) -> None:
     data = _with_corrupted_narrators(subset_dir, tmp_path, every=1000)
-    report = run_import(data, database_url, "isnad_bad_rows", quiet_console())
+    report = run_import(data, database_url, "isnad_bad_rows", quiet_console(), allow_altered=True)
     assert report.bad_rows
     assert all(line.startswith(f"{BIG_FILE}:") for line in report.bad_rows)
     assert report.bad_rows[0].startswith(f"{BIG_FILE}:1001:")
     assert report.counts["narrator"] == 24_326 - len(report.bad_rows)
+
+
+def test_an_altered_file_is_refused_before_anything_is_read_unless_allowed(
+    imported: ImportReport, database_url: str, subset_dir: Path, tmp_path: Path
+) -> None:
+    data = _with_corrupted_narrators(subset_dir, tmp_path, every=1000)
+    before = snapshot(database_url, LIVE_SCHEMA)
+    altered = (
+        rf"{BIG_FILE}: altered: sha256 \w+, expected \w+; [\d,]+ bytes, expected [\d,]+; rows 24,326, expected 24,326"
+    )
+    with pytest.raises(DataNotVerified, match=altered + r" \(needed for narrators, names, dates\)"):
+        run_import(data, database_url, LIVE_SCHEMA, quiet_console())
+    assert snapshot(database_url, LIVE_SCHEMA) == before
+    console = quiet_console()
+    run_import(data, database_url, "isnad_altered", console, allow_altered=True)
+    assert scalar(database_url, "isnad_altered", "SELECT altered_files FROM import_run") == [BIG_FILE]
+    assert f"imported although altered: {BIG_FILE}: altered" in console.file.getvalue()  # type: ignore[attr-defined]
 
 
 def test_a_failure_while_writing_leaves_the_previous_database_untouched(
@@ -414,6 +458,6 @@ def test_the_skipped_rows_are_reported_before_the_swap(
     data = _with_corrupted_narrators(subset_dir, tmp_path, every=1000)
     before = snapshot(database_url, LIVE_SCHEMA)
     with pytest.raises(OSError, match="the terminal went away"):
-        run_import(data, database_url, LIVE_SCHEMA, Console(file=_TerminalGone(), width=160))
+        run_import(data, database_url, LIVE_SCHEMA, Console(file=_TerminalGone(), width=160), allow_altered=True)
     assert snapshot(database_url, LIVE_SCHEMA) == before
     assert not schema_exists(database_url, "isnad_build")

@@ -265,7 +265,8 @@ def test_serve_says_its_url_data_and_workers_then_writes_a_line_per_request(two_
     first, *rest = _stderr_once_traced(two_workers)
     assert re.fullmatch(
         rf"isnad-graphql serving http://127\.0\.0\.1:{two_workers.port}/graphql with 2 workers; "
-        r"data: schema version \d+, normalizer version \d+, imported \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ",
+        r"data: schema version \d+, normalizer version \d+, imported \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ, "
+        r"manifest [0-9a-f]{12}, content [0-9a-f]{12}",
         first,
     )
     lines = [json.loads(line) for line in rest if line.startswith("{")]

@@ -1,7 +1,12 @@
-"""The version of the data the API serves, as the importer's run recorded it: `serve` says it at start-up."""
+"""The version of the data the API serves, as the importer's run recorded it: the sha256 of the manifest the data
+folder was checked against, the content checksum of the tables, when it was imported. `serve` says it at start-up;
+`/readyz` reads it again at each probe and reports it, and every GraphQL answer carries the last one read in
+`extensions.data_version`."""
 
+import asyncio
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 import asyncpg
 from sqlalchemy import select
@@ -12,7 +17,13 @@ from app.errors import UpstreamUnavailable
 from app.settings import Settings
 
 LAST_RUN = (
-    select(t.import_run.c.schema_version, t.import_run.c.normalizer_version, t.import_run.c.finished_at)
+    select(
+        t.import_run.c.schema_version,
+        t.import_run.c.normalizer_version,
+        t.import_run.c.finished_at,
+        t.import_run.c.manifest_sha256,
+        t.import_run.c.content_checksum,
+    )
     .order_by(t.import_run.c.finished_at.desc())
     .limit(1)
 )
@@ -23,12 +34,27 @@ class DataVersion:
     schema_version: int
     normalizer_version: int
     finished_at: datetime  # when the import finished
+    manifest_sha256: str
+    content_checksum: str
+
+    @property
+    def imported(self) -> str:
+        return self.finished_at.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
     def __str__(self) -> str:
-        imported = self.finished_at.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
         return (
-            f"schema version {self.schema_version}, normalizer version {self.normalizer_version}, imported {imported}"
+            f"schema version {self.schema_version}, normalizer version {self.normalizer_version}, "
+            f"imported {self.imported}, manifest {self.manifest_sha256[:12]}, content {self.content_checksum[:12]}"
         )
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "manifest_sha256": self.manifest_sha256,
+            "content_checksum": self.content_checksum,
+            "imported_at": self.imported,
+            "schema_version": self.schema_version,
+            "normalizer_version": self.normalizer_version,
+        }
 
 
 async def read_data_version(settings: Settings, url: str) -> DataVersion | None:
@@ -46,4 +72,25 @@ async def read_data_version(settings: Settings, url: str) -> DataVersion | None:
         await engine.dispose()
     if not rows:
         return None
-    return DataVersion(rows[0]["schema_version"], rows[0]["normalizer_version"], rows[0]["finished_at"])
+    return DataVersion(**dict(rows[0]))
+
+
+class ServedVersion:
+    """The data version last read: at start-up and at each /readyz probe that finds the database ready (an
+    import swaps its schema in while the API serves). A read that fails or takes longer than `timeout_s`
+    keeps the last one."""
+
+    def __init__(self, settings: Settings, url: str, timeout_s: float) -> None:
+        self._settings, self._url, self._timeout_s = settings, url, timeout_s
+        self.current: DataVersion | None = None
+
+    async def refresh(self) -> DataVersion | None:
+        try:
+            async with asyncio.timeout(self._timeout_s):
+                self.current = await read_data_version(self._settings, self._url) or self.current
+        except TimeoutError:
+            pass
+        return self.current
+
+    def as_extension(self) -> dict[str, Any] | None:
+        return self.current.as_json() if self.current else None

@@ -36,6 +36,8 @@ import_run = Table(
     _int("schema_version"),
     _int("normalizer_version"),
     Column("finished_at", DateTime(timezone=True)),
+    _text("manifest_sha256"),
+    _text("content_checksum"),
 )
 collection = Table(
     "collection",

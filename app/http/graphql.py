@@ -24,6 +24,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
+from app.data.data_version import ServedVersion
 from app.errors import ApiError, LimitExceeded, PersistedQueryNotFound, QueryRejected, rejected_document
 from app.execution.cost import Measure
 from app.execution.documents import DocumentRejected, Documents, Prepared, only_queries
@@ -185,6 +186,7 @@ class GraphQLEndpoint:
 
     def __init__(
         self,
+        data_version: ServedVersion,
         executor: Executor,
         documents: Documents,
         manifest: Mapping[str, PersistedOperation],
@@ -193,6 +195,7 @@ class GraphQLEndpoint:
         body_limit: int,
         cache_seconds: int,
     ) -> None:
+        self.data_version = data_version
         self.executor = executor
         self.documents = documents
         self.manifest = manifest
@@ -279,15 +282,17 @@ class GraphQLEndpoint:
             self.registered.register(found.registers, prepared.text)
         return await self.executor.run(prepared, admitted)
 
-    def cost_extension(self, cost: Measure | None) -> dict[str, Any]:
+    def response_extensions(self, cost: Measure | None) -> dict[str, Any]:
+        """The request's cost against its maximum, and the version of the data it was answered from."""
         allowed = self.executor.allowed
         requested = {"nodes": cost.nodes, "cost": cost.cost} if cost else None
-        return {"cost": {"requested": requested, "maximum": {"nodes": allowed.max_nodes, "cost": allowed.max_cost}}}
+        maximum = {"nodes": allowed.max_nodes, "cost": allowed.max_cost}
+        return {"cost": {"requested": requested, "maximum": maximum}, "data_version": self.data_version.as_extension()}
 
     def errors_response(self, errors: Sequence[Mapping[str, Any]], modern: bool, status: int) -> Response:
         """A request refused before it ran: its errors (with their place in the document where they have
         one), and no data."""
-        body = {"errors": list(errors), "extensions": self.cost_extension(None)}
+        body = {"errors": list(errors), "extensions": self.response_extensions(None)}
         return _json(body, status, modern)
 
     def result_response(self, outcome: Outcome, modern: bool, cacheable: bool) -> Response:
@@ -295,7 +300,7 @@ class GraphQLEndpoint:
         if outcome.errors:
             body["errors"] = [error.formatted for error in outcome.errors]
             note_error(body["errors"][0]["extensions"]["code"])
-        body["extensions"] = self.cost_extension(outcome.cost)
+        body["extensions"] = self.response_extensions(outcome.cost)
         response = _json(body, 200, modern)
         response.headers["server-timing"] = server_timing(outcome)
         if cacheable and not outcome.errors:
