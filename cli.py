@@ -83,6 +83,7 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from app.data.data_version import read_data_version
+    from app.slow_clients import PROTOCOL
 
     settings = load_settings()
     with database_url(settings.database_url, settings.embedded_pgdata) as url, _metrics_dir(args.workers):
@@ -102,6 +103,7 @@ def _serve(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             workers=args.workers,
+            http=PROTOCOL,
             log_level="warning",
         )
     return 0

@@ -39,6 +39,10 @@ class Settings:
     queue_wait_ms: int = 250  # how long a request waits for a place before it is answered 503
     rate_limits: str = ""  # "profile=requests_per_second/burst,..."; `default`: requests without a key, per address
     suggestions: bool = False  # "Did you mean ...?" in GraphQL errors: for development, it reveals the schema's names
+    header_timeout_ms: int = 10_000  # a request's head must arrive within this (app/slow_clients.py)
+    body_timeout_ms: int = 20_000  # and its body within this after its head
+    max_header_bytes: int = 16_384  # a request's URL and headers together
+    max_headers: int = 100
 
     @property
     def embedded_pgdata(self) -> Path:
@@ -104,4 +108,8 @@ def load_settings() -> Settings:
         queue_wait_ms=_int("ISNAD_QUEUE_WAIT_MS", 250),
         rate_limits=os.environ.get("ISNAD_RATE_LIMITS", ""),
         suggestions=_switch("ISNAD_SUGGESTIONS", False),
+        header_timeout_ms=_int("ISNAD_HEADER_TIMEOUT_MS", 10_000),
+        body_timeout_ms=_int("ISNAD_BODY_TIMEOUT_MS", 20_000),
+        max_header_bytes=_int("ISNAD_MAX_HEADER_BYTES", 16_384),
+        max_headers=_int("ISNAD_MAX_HEADERS", 100),
     )

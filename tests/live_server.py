@@ -6,23 +6,27 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import IO
 
 import httpx
 
+from app.slow_clients import PROTOCOL
 from tests.tcp_proxy import free_port
 
 START_SECONDS = 30
 
 
 @contextmanager
-def uvicorn_serving(database_url: str, schema: str, **environment: str) -> Iterator[str]:
+def uvicorn_serving(
+    database_url: str, schema: str, stderr: IO[bytes] | None = None, **environment: str
+) -> Iterator[str]:
     """`http://127.0.0.1:<port>` once /readyz answers; the server is ended after. `environment`
-    adds ISNAD_* settings."""
+    adds ISNAD_* settings; `stderr`, where its log goes (the test's own stderr by default)."""
     port = free_port()
     env = {**os.environ, "ISNAD_DATABASE_URL": database_url, "ISNAD_DB_SCHEMA": schema, **environment}
     command = [sys.executable, "-m", "uvicorn", "app.asgi:app_from_environment", "--factory"]
-    command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
-    process = subprocess.Popen(command, env=env)  # noqa: S603 (a fixed command line)
+    command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning", "--http", PROTOCOL]
+    process = subprocess.Popen(command, env=env, stderr=stderr)  # noqa: S603 (a fixed command line)
     base = f"http://127.0.0.1:{port}"
     try:
         _wait_ready(base, process)
