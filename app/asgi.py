@@ -33,6 +33,7 @@ from app.persisted import DEFAULT_DIR, load_manifest
 from app.profiles import API_KEY_HEADER, Profiles
 from app.rate_limits import RateLimits, parse_rates
 from app.refusals import router_refusal
+from app.replicas import read_routing
 from app.settings import Settings, load_settings
 from app.tools import Tools
 from schema.build import build_schema
@@ -87,11 +88,18 @@ async def readyz(request: Request) -> JSONResponse:
 
 def create_app(settings: Settings, database_url: str) -> Starlette:
     engine = create_engine(settings, database_url)
+    reads = read_routing(settings, engine)
     strawberry_schema = build_schema()
     schema = strawberry_schema._schema
     allowed = CostLimits(settings.max_nodes, settings.max_cost, settings.max_depth, settings.max_aliases)
     executor = Executor(
-        strawberry_schema, engine, SourceCatalog(), allowed, settings.request_timeout_ms / 1000, settings.suggestions
+        strawberry_schema,
+        engine,
+        SourceCatalog(),
+        allowed,
+        settings.request_timeout_ms / 1000,
+        settings.suggestions,
+        reads.pick,
     )
     documents = Documents(schema, settings.max_tokens, settings.suggestions)
     manifest = load_manifest(DEFAULT_DIR)
@@ -113,6 +121,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
         gc.freeze()  # what start-up built lives as long as the process: the collector need not scan it again
         async with mcp.running():
             yield
+        await reads.dispose()
         await engine.dispose()
 
     app = Starlette(
@@ -131,6 +140,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
         lifespan=lifespan,
     )
     app.state.engine = engine
+    app.state.reads = reads
     app.state.readiness = Readiness(database_url, settings.ready_timeout_ms / 1000)
     app.state.executor = executor
     app.state.tools = tools

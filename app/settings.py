@@ -43,6 +43,8 @@ class Settings:
     body_timeout_ms: int = 20_000  # and its body within this after its head
     max_header_bytes: int = 16_384  # a request's URL and headers together
     max_headers: int = 100
+    replica_urls: tuple[str, ...] = field(default=(), repr=False)  # streaming replicas reads go to (app/replicas.py)
+    replica_check_ms: int = 1_000  # how often each replica's health is checked
 
     @property
     def embedded_pgdata(self) -> Path:
@@ -112,4 +114,6 @@ def load_settings() -> Settings:
         body_timeout_ms=_int("ISNAD_BODY_TIMEOUT_MS", 20_000),
         max_header_bytes=_int("ISNAD_MAX_HEADER_BYTES", 16_384),
         max_headers=_int("ISNAD_MAX_HEADERS", 100),
+        replica_urls=_list("ISNAD_DATABASE_REPLICA_URLS"),
+        replica_check_ms=_int("ISNAD_REPLICA_CHECK_MS", 1_000),
     )

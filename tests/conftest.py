@@ -107,6 +107,7 @@ async def serving(settings: Settings, url: str) -> AsyncIterator[Served]:
             async with httpx.AsyncClient(transport=transport, base_url="http://isnad.test") as http:
                 yield Served(application, http, seen)
     finally:
+        await application.state.reads.dispose()
         await application.state.engine.dispose()
 
 
