@@ -6,7 +6,8 @@ is, so any replica serves the same answers as the primary, old or new data but n
 answered its last health check, in turn; when none did, from the primary's (`ISNAD_DATABASE_URL`). Each
 replica is checked every `ISNAD_REPLICA_CHECK_MS` on a connection of its own, bounded as `/readyz` is
 (`app/database.py`'s `Readiness`), by a task started with the first request; a replica that stops
-answering is left out from its next check, and taken back once it answers again (after a restart).
+answering is left out from its next check, or at once when a pooled connection to it turns out dropped,
+and taken back once a check finds it answering again (after a restart).
 A replica that answers but lags is still used: the lag is the replication's, which PostgreSQL reports in
 `pg_stat_replication` on the primary.
 """
@@ -16,6 +17,7 @@ import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.database import Readiness, create_engine
@@ -27,6 +29,13 @@ class Replica:
     engine: AsyncEngine
     readiness: Readiness
     healthy: bool = False  # unknown until its first check: the primary serves meanwhile
+
+    def __post_init__(self) -> None:
+        # A connection the replica dropped (it stopped, or restarted) takes it out at once, till a check passes
+        event.listen(self.engine.sync_engine, "invalidate", self._down)
+
+    def _down(self, *_: object) -> None:
+        self.healthy = False
 
     async def check(self) -> None:
         self.healthy = await self.readiness.ready()
