@@ -4,7 +4,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import IO
 
@@ -17,11 +17,18 @@ START_SECONDS = 30
 
 
 @contextmanager
-def uvicorn_serving(
-    database_url: str, schema: str, stderr: IO[bytes] | None = None, **environment: str
-) -> Iterator[str]:
+def uvicorn_serving(database_url: str, schema: str, **environment: str) -> Iterator[str]:
     """`http://127.0.0.1:<port>` once /readyz answers; the server is ended after. `environment`
-    adds ISNAD_* settings; `stderr`, where its log goes (the test's own stderr by default)."""
+    adds ISNAD_* settings."""
+    with uvicorn_logging_to(None, database_url, schema, environment) as base:
+        yield base
+
+
+@contextmanager
+def uvicorn_logging_to(
+    stderr: IO[bytes] | None, database_url: str, schema: str, environment: Mapping[str, str]
+) -> Iterator[str]:
+    """The same, with the server's log written to `stderr` (None: the test's own)."""
     port = free_port()
     env = {**os.environ, "ISNAD_DATABASE_URL": database_url, "ISNAD_DB_SCHEMA": schema, **environment}
     command = [sys.executable, "-m", "uvicorn", "app.asgi:app_from_environment", "--factory"]

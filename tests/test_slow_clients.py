@@ -18,7 +18,7 @@ import pytest
 
 from ingest.run import ImportReport
 from tests.conftest import LIVE_SCHEMA
-from tests.live_server import uvicorn_serving
+from tests.live_server import uvicorn_logging_to
 
 TIMEOUT_MS = 600  # the head's and the body's bound in these tests
 BOUND_S = 5.0  # what a test waits for the server to act, far over TIMEOUT_MS on a loaded machine
@@ -37,7 +37,7 @@ def log() -> Iterator[IO[bytes]]:
 @pytest.fixture(scope="module")
 def server(imported: ImportReport, database_url: str, log: IO[bytes]) -> Iterator[tuple[str, int]]:
     bounds = {"ISNAD_HEADER_TIMEOUT_MS": str(TIMEOUT_MS), "ISNAD_BODY_TIMEOUT_MS": str(TIMEOUT_MS)}
-    with uvicorn_serving(database_url, LIVE_SCHEMA, log, **bounds) as base:
+    with uvicorn_logging_to(log, database_url, LIVE_SCHEMA, bounds) as base:
         host, port = base.removeprefix("http://").split(":")
         yield host, int(port)
 
