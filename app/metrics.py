@@ -67,7 +67,7 @@ POOL_WAITING = Gauge(
 )
 CONNECTIONS_REFUSED = Counter(
     "isnad_connections_refused",
-    "Connections closed before their request reached the app (app/slow_clients.py).",
+    "Connections closed before their request reached the app (app/http/slow_clients.py).",
     ["reason"],
 )
 POOL_SIZE = Gauge("isnad_pool_size", "Connections the request pool may hold.", multiprocess_mode="livesum")

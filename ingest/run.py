@@ -16,7 +16,7 @@ import asyncpg
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from app.arabic import NORMALIZER_VERSION
+from app.text.arabic import NORMALIZER_VERSION
 from ingest import writer
 from ingest.context import ImportContext
 from ingest.derived import fill_derived_tables

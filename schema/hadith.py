@@ -1,15 +1,20 @@
-"""A hadith as `get_hadith` returns it, with its collection, book and chapter."""
+"""A hadith, its chains and their nodes, and the narrator summary that navigation reaches: the types that
+point at each other, together, each mapping its record (`from_record`)."""
 
-from typing import TYPE_CHECKING, Annotated
+from enum import Enum
+from typing import Annotated, Self
 
 import strawberry
 
-from schema.common import EvidenceStatus, Provenance
-from schema.info import Info
+from app.data.records import ChainRecord, HadithChainsRecord, HadithRecord, NarratorRecord, NodeRecord
+from resolvers.get_hadith_chains import chains_of_hadith
+from resolvers.hadith_grades import grades_of_hadith
+from resolvers.narrator_summary import hadiths_of_narrator, load_narrator_summary
+from schema.common import EvidenceStatus, ObjectType, Provenance, Sources
+from schema.grade import GradeList
+from schema.info import Info, sources
 
-if TYPE_CHECKING:
-    from schema.chain import HadithChains
-    from schema.grade import GradeList
+DATASET = "dataset"  # the origin of a chain the cited dataset lists (the importer reads the others from the text)
 
 
 @strawberry.type(description="A collection of hadith (Sahih al-Bukhari, Sahih Muslim ...).")
@@ -59,10 +64,10 @@ class Hadith:
         self,
         info: Info,
         limit: Annotated[int | None, strawberry.argument(description="How many chains at most (5, max 20).")] = None,
-    ) -> Annotated["HadithChains", strawberry.lazy("schema.chain")]:
-        from resolvers.get_hadith_chains import chains_of_hadith
-
-        return await chains_of_hadith(info, self.hadith_id, limit)
+    ) -> "HadithChains":
+        return HadithChains.from_record(
+            await chains_of_hadith(info.context, self.hadith_id, limit), await sources(info)
+        )
 
     @strawberry.field(
         description="The grades that its sources attribute to graders, by source then grader: attributions, "
@@ -72,7 +77,230 @@ class Hadith:
         self,
         info: Info,
         limit: Annotated[int | None, strawberry.argument(description="How many grades at most (5, max 20).")] = None,
-    ) -> Annotated["GradeList", strawberry.lazy("schema.grade")]:
-        from resolvers.hadith_grades import grades_of_hadith
+    ) -> GradeList:
+        found = await grades_of_hadith(info.context, self.hadith_id, limit)
+        return GradeList.from_record(self.hadith_id, found, await sources(info))
 
-        return await grades_of_hadith(info, self.hadith_id, limit)
+    @classmethod
+    def from_record(cls, record: HadithRecord, sources: Sources) -> Self:
+        book, chapter, collection = record.book, record.chapter, record.collection
+        return cls(
+            hadith_id=record.hadith_id,
+            canonical_reference=record.canonical_reference,
+            collection=Collection(
+                id=collection.collection_id,
+                code=collection.code,
+                name=collection.name_en,
+                name_ar=collection.name_ar,
+                name_fr=collection.name_fr,
+            ),
+            book=None
+            if book is None
+            else Book(
+                id=book.book_id, number=book.number, title=book.title_ar, title_en=book.title_en, title_fr=book.title_fr
+            ),
+            chapter=None
+            if chapter is None
+            else Chapter(
+                id=chapter.chapter_id, number=chapter.number, title=chapter.title_ar, title_en=chapter.title_en
+            ),
+            text_ar=record.text_ar,
+            text_fr=record.text_fr,
+            evidence_status=EvidenceStatus.fact,
+            provenance=[
+                Provenance.of(
+                    sources,
+                    record.hadith_id,
+                    ObjectType.hadith,
+                    key.source_id,
+                    source_key=key.source_key,
+                    edition_id=key.edition_id,
+                    locator=record.in_book_reference if key.role == "text_ar" else None,
+                )
+                for key in record.sources
+            ],
+        )
+
+
+@strawberry.type(description="A narrator, as navigation from chains, relations and search reaches one.")
+class NarratorSummary:
+    narrator_id: int = strawberry.field(description="The narrator's stable id (the muslimscholars scholar_indx).")
+    name_ar: str | None = strawberry.field(description="The Arabic name the dataset gives.")
+    name_fr: str | None = strawberry.field(description="A French form a source gives; none does today.")
+    canonical_display: str | None = strawberry.field(description="The display form: the Latin transliteration.")
+    generation: int | None = strawberry.field(description="The tabaqa (1-12) of the dataset's generation label.")
+    grade_tier: str | None = strawberry.field(description="The tier of Ibn Hajar's verdict in a linked Taqrib notice.")
+    region: str | None = strawberry.field(description="Where the narrator lived, where a source says.")
+    death_year_hijri: int | None = strawberry.field(description="The death year (AH) the dataset gives.")
+
+    @strawberry.field(description="Hadith in which the narrator occurs as a confirmed chain node, by hadith id.")
+    async def hadiths(
+        self,
+        info: Info,
+        limit: Annotated[int | None, strawberry.argument(description="How many hadith at most (5, max 20).")] = None,
+    ) -> "HadithList":
+        page = await hadiths_of_narrator(info.context, self.narrator_id, limit)
+        catalog = await sources(info)
+        return HadithList(
+            items=[Hadith.from_record(record, catalog) for record in page.items], truncated=page.truncated
+        )
+
+    @classmethod
+    def from_record(cls, record: NarratorRecord) -> Self:
+        return cls(
+            narrator_id=record.narrator_id,
+            name_ar=record.name_ar,
+            name_fr=record.name_fr,
+            canonical_display=record.canonical_display,
+            generation=record.generation,
+            grade_tier=record.grade_tier,
+            region=record.region,
+            death_year_hijri=record.death_year_hijri,
+        )
+
+    @classmethod
+    async def load(cls, info: Info, narrator_id: int | None) -> Self | None:
+        """The summary of a narrator that navigation names (none where no narrator is named)."""
+        record = None if narrator_id is None else await load_narrator_summary(info.context, narrator_id)
+        return None if record is None else cls.from_record(record)
+
+
+@strawberry.type(description="A bounded list of hadith.")
+class HadithList:
+    items: list[Hadith] = strawberry.field(description="The hadith, at most `limit`.")
+    truncated: bool = strawberry.field(description="True when more exist than returned.")
+
+
+@strawberry.enum(description="What the evidence says of a chain node's narrator.")
+class ResolutionStatus(Enum):
+    confirmed = strawberry.enum_value(
+        "confirmed", description="The text's own mention at this place names the narrator (one of his name forms)."
+    )
+    probable = strawberry.enum_value(
+        "probable",
+        description="One candidate, from weaker evidence (a relational mention such as «أبيه», or an id "
+        "whose mention in the text is not his name).",
+    )
+    ambiguous = strawberry.enum_value("ambiguous", description="Several candidates; no narrator id is given.")
+    unresolved = strawberry.enum_value("unresolved", description="No candidate; no narrator id is given.")
+
+
+@strawberry.type(description="One narrator's place in a chain.")
+class ChainNode:
+    position: int = strawberry.field(description="1 = the compiler's end of the chain.")
+    narrator_id: int | None = strawberry.field(description="The narrator, where the evidence names one; else null.")
+    mention_ar: str | None = strawberry.field(
+        description="The narrator as the Arabic text mentions him or her: the text's own span, null where no link of "
+        "the text stands for this node."
+    )
+    transmission_term_ar: str | None = strawberry.field(description="The transmission term before the mention.")
+    resolution_status: ResolutionStatus = strawberry.field(description="How far the evidence identifies the narrator.")
+    confidence: float | None = strawberry.field(description="The measured confidence of that status, where known.")
+    node_id: int = strawberry.field(description="The node's stable id (beyond the contract).")
+    method: str = strawberry.field(
+        description="How the status was reached, e.g. dataset_id+text_names_narrator, dataset_id+relational_mention, "
+        "dataset_id_not_in_text (beyond the contract; docs/data-quality.md lists them)."
+    )
+
+    @strawberry.field(description="The narrator of this node, where one is named (navigation).")
+    async def narrator(self, info: Info) -> NarratorSummary | None:
+        return await NarratorSummary.load(info, self.narrator_id)
+
+    @classmethod
+    def from_record(cls, node: NodeRecord) -> Self:
+        return cls(
+            position=node.position,
+            narrator_id=node.narrator_id,
+            mention_ar=node.mention_ar,
+            transmission_term_ar=node.transmission_term_ar,
+            resolution_status=ResolutionStatus(node.resolution_status),
+            confidence=node.confidence,
+            node_id=node.node_id,
+            method=node.method,
+        )
+
+
+@strawberry.enum(description="An integrity check of a dataset chain read against its written isnad.")
+class ChainCheckCode(Enum):
+    repeated_narrator = strawberry.enum_value("repeated_narrator", description="One narrator at two positions.")
+    order_against_text = strawberry.enum_value(
+        "order_against_text", description="The text names a node's narrator only out of the chain's order."
+    )
+    narrator_missing = strawberry.enum_value(
+        "narrator_missing", description="Between two nodes the text names a narrator the chain leaves out."
+    )
+    tahwil_flattened = strawberry.enum_value(
+        "tahwil_flattened", description="Two consecutive nodes stand either side of a change of chain («ح»)."
+    )
+    co_narrators_flattened = strawberry.enum_value(
+        "co_narrators_flattened", description="Two consecutive nodes are co-narrators under one term in the text."
+    )
+    no_companion_at_top = strawberry.enum_value(
+        "no_companion_at_top", description="The chain stops below the Companions for a report of the Prophet."
+    )
+    impossible_meeting = strawberry.enum_value(
+        "impossible_meeting", description="By the dataset's years, a teacher and his student could not have met."
+    )
+
+
+@strawberry.type(description="An integrity check a chain fails.")
+class ChainCheck:
+    code: ChainCheckCode = strawberry.field(description="The check.")
+    reason: str = strawberry.field(description="What failed it, in a short sentence (positions, names, years).")
+
+
+@strawberry.type(description="A chain of transmission observed for a hadith.")
+class Chain:
+    chain_id: int = strawberry.field(description="The chain's stable id.")
+    chain_number: int = strawberry.field(description="Its number among the hadith's chains, from 1.")
+    nodes: list[ChainNode] = strawberry.field(description="Its nodes, by position.")
+    evidence_status: EvidenceStatus = strawberry.field(
+        description="fact for a chain the cited dataset lists and that passes every integrity check against the "
+        "written isnad; insufficient_evidence for one that fails a check, and for one read from the text."
+    )
+    failed_checks: list[ChainCheck] = strawberry.field(
+        description="The integrity checks the chain fails against its written isnad; empty when it passes them all "
+        "(beyond the contract)."
+    )
+    provenance: list[Provenance] = strawberry.field(description="The chain's record and the hadith's reference.")
+
+    @classmethod
+    def from_record(cls, chain: ChainRecord, hadith: HadithChainsRecord, sources: Sources) -> Self:
+        """A dataset chain that passes its integrity checks is a fact of the dataset; one that fails a check, or a
+        chain read from the text by the importer, is not."""
+        text = hadith.text
+        is_fact = chain.origin == DATASET and not chain.checks
+        return cls(
+            chain_id=chain.chain_id,
+            chain_number=chain.chain_number,
+            nodes=[ChainNode.from_record(node) for node in chain.nodes],
+            evidence_status=EvidenceStatus.fact if is_fact else EvidenceStatus.insufficient_evidence,
+            failed_checks=[ChainCheck(code=ChainCheckCode(check.code), reason=check.reason) for check in chain.checks],
+            provenance=[
+                Provenance.of(sources, chain.chain_id, ObjectType.chain, chain.source_id, source_key=chain.source_key),
+                Provenance.of(
+                    sources,
+                    hadith.hadith_id,
+                    ObjectType.hadith,
+                    text.source_id,
+                    source_key=text.source_key,
+                    edition_id=text.edition_id,
+                    locator=hadith.canonical_reference,
+                ),
+            ],
+        )
+
+
+@strawberry.type(description="The observed chains of a hadith.")
+class HadithChains:
+    hadith_id: int = strawberry.field(description="The hadith.")
+    chains: list[Chain] = strawberry.field(description="Its chains, by chain_number, at most `limit`.")
+    truncated: bool = strawberry.field(description="True when the hadith has more chains than returned.")
+
+    @classmethod
+    def from_record(cls, found: HadithChainsRecord, sources: Sources) -> Self:
+        return cls(
+            hadith_id=found.hadith_id,
+            chains=[Chain.from_record(chain, found, sources) for chain in found.chains.items],
+            truncated=found.chains.truncated,
+        )

@@ -10,7 +10,7 @@ from typing import IO
 
 import httpx
 
-from app.slow_clients import PROTOCOL
+from app.http.slow_clients import PROTOCOL
 from tests.tcp_proxy import free_port
 
 START_SECONDS = 30

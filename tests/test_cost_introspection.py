@@ -1,4 +1,4 @@
-"""Introspection is measured like every other selection (app/cost.py, `ListSizes`): aliased `__schema` and
+"""Introspection is measured like every other selection (app/execution/cost.py, `ListSizes`): aliased `__schema` and
 `__type` count their aliases, and their lists count what the schema holds, so an introspection bomb is
 refused before it runs, while the introspection query that GraphiQL sends is answered, its measure being
 what it answers."""
@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 from graphql import get_introspection_query
 
-from app.cost import Measure
+from app.execution.cost import Measure
 from tests.test_cost import SCHEMA, measured
 
 GRAPHQL_RESPONSE = "application/graphql-response+json"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app.arabic import normalize
+from app.text.arabic import normalize
 from ingest import steps
 from ingest.context import ImportContext
 from ingest.errors import MissingInput, TooManyBadRows

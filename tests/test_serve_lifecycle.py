@@ -1,6 +1,6 @@
 """`isnad-graphql serve` on the embedded PostgreSQL stops it when it stops: SIGTERM drains and unwinds; a
 server that a killed `serve` left running is stopped by the next one, and one that crashed is recovered
-(`app/embedded_leftover.py`)."""
+(`app/data/embedded_leftover.py`)."""
 
 import os
 import signal
@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app.embedded_leftover import reclaim
+from app.data.embedded_leftover import reclaim
 from bench.servers import free_port
 from tests.conftest import REPO
 

@@ -1,4 +1,4 @@
-"""Slow, oversized and vanishing clients against a real uvicorn, over raw sockets (`app/slow_clients.py`).
+"""Slow, oversized and vanishing clients against a real uvicorn, over raw sockets (`app/http/slow_clients.py`).
 
 A connection that sends nothing, a head that trickles in, a body that stops half way, a head too large or
 with too many headers: each is closed within its bound, with a 408 or 431 in the error envelope where a

@@ -8,6 +8,7 @@ from sqlalchemy import Label, Select, select
 
 from app.data import tables as t
 from app.data.batch import KEYS, MOST, any_key, deduplicated, in_key_order, json_first, json_rows, most_of, page_of
+from app.data.database import Bound, RequestDatabase, Row
 from app.data.records import (
     BookRecord,
     ChainRecord,
@@ -21,7 +22,6 @@ from app.data.records import (
     PassageRecord,
     SourceKey,
 )
-from app.database import Bound, RequestDatabase, Row
 
 BoundedKey = tuple[int, int]  # (id, limit)
 

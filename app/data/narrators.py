@@ -41,6 +41,7 @@ from app.data.batch import (
     most_of,
     page_of,
 )
+from app.data.database import Bound, RequestDatabase, Row
 from app.data.records import (
     AssertionRecord,
     LegacyFieldRecord,
@@ -56,7 +57,6 @@ from app.data.records import (
     RelationRecord,
     VariantRecord,
 )
-from app.database import Bound, RequestDatabase, Row
 
 BoundedKey = tuple[int, int]  # (narrator id, limit)
 ProfileKey = tuple[int, int, int]  # (narrator id, name form limit, entry limit)
