@@ -46,21 +46,22 @@ def _parser() -> argparse.ArgumentParser:
 
 def _ingest(args: argparse.Namespace) -> int:
     from rich.console import Console
-    from rich.markup import escape
 
     from ingest.errors import ImportFailed
+    from ingest.reporter import Reporter
     from ingest.run import run_import
 
     settings = load_settings()
     console = Console()
+    reporter = Reporter(console)
     data_dir = args.data_dir or settings.data_dir
     try:
         with database_url(args.database_url or settings.database_url, settings.embedded_pgdata) as url:
             report = run_import(data_dir, url, settings.db_schema, console, args.reader_role or settings.reader_role)
     except ImportFailed as exc:
-        console.print("[red]import failed, the database is unchanged:[/red]", escape(str(exc)), emoji=False)
+        reporter.failed(exc)
         return 1
-    console.print(
+    reporter.line(
         f"imported in {report.read_seconds + report.write_seconds:.1f} s "
         f"(reading {report.read_seconds:.1f} s, writing {report.write_seconds:.1f} s)"
     )

@@ -3,12 +3,10 @@
 from dataclasses import dataclass
 
 from app.data.records import OccurrencePageRecord
-from app.errors import InvalidInput, NotFound
+from app.errors import NotFound
 from app.execution.context import Context
 from app.limits import NARRATOR_HADITHS
-from resolvers.arguments import require_id
-
-MAX_PAGE = 100_000
+from resolvers.arguments import require_id, require_page
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,16 +18,9 @@ class Occurrences:
     found: OccurrencePageRecord
 
 
-def _page(value: int | None) -> int:
-    page = 1 if value is None else value
-    if not 1 <= page <= MAX_PAGE:
-        raise InvalidInput(f"page must be between 1 and {MAX_PAGE}.", alias="invalid_page")
-    return page
-
-
 async def get_narrator_hadiths(context: Context, narrator_id: int, page: int | None, limit: int | None) -> Occurrences:
     bound = NARRATOR_HADITHS.resolve(limit)
-    number = _page(page)
+    number = require_page(page)
     narrator_id = require_id(narrator_id, "narrator_id")
     found = await context.loaders.occurrence_page_by_narrator_id.load((narrator_id, number, bound))
     if found is None:

@@ -6,13 +6,27 @@ from typing import Annotated, Self
 
 import strawberry
 
-from app.data.records import ChainRecord, HadithChainsRecord, HadithRecord, NarratorRecord, NodeRecord
+from app.data.records import (
+    BookRecord,
+    ChainRecord,
+    ChapterRecord,
+    CollectionRecord,
+    HadithChainsRecord,
+    HadithRecord,
+    NarratorRecord,
+    NodeRecord,
+)
 from resolvers.get_hadith_chains import chains_of_hadith
 from resolvers.hadith_grades import grades_of_hadith
 from resolvers.narrator_summary import hadiths_of_narrator, load_narrator_summary
+from resolvers.reading_books import chapter_of_book, chapters_of_book, hadiths_of_book, hadiths_of_chapter
+from resolvers.reading_collections import book_of_collection, books_of_collection, sources_of_collection
+from resolvers.reading_common import NumberedPage
+from resolvers.reading_hadith import hadith_of_collection, neighbour
 from schema.common import EvidenceStatus, ObjectType, Provenance, Sources
 from schema.grade import GradeList
 from schema.info import Info, sources
+from schema.reading import CollectionSource, HadithLimit, ListLimit, Number, Page, PageNumber, page_of
 
 DATASET = "dataset"  # the origin of a chain the cited dataset lists (the importer reads the others from the text)
 
@@ -24,6 +38,39 @@ class Collection:
     name: str | None = strawberry.field(description="Its name, in Latin transliteration.")
     name_ar: str | None = strawberry.field(description="Its Arabic name.")
     name_fr: str | None = strawberry.field(description="Its French name, where a source gives one.")
+    hadith_count: int = strawberry.field(description="How many of its hadith this database holds.")
+
+    @strawberry.field(description="The records its hadith rows come from, by role, source and edition (the reader's).")
+    async def sources(self, info: Info) -> list[CollectionSource]:
+        found = await sources_of_collection(info.context, self.id)
+        catalog = await sources(info)
+        return [CollectionSource.from_record(record, catalog) for record in found]
+
+    @strawberry.field(description="Its books, in the collection's order (that of their first hadith).")
+    async def books(self, info: Info, page: PageNumber = 1, limit: ListLimit = None) -> "Page[Book]":
+        asked = await books_of_collection(info.context, self.id, page, limit)
+        return page_of(asked, [Book.from_record(record) for record in asked.found.items])
+
+    @strawberry.field(description="Its book of this kitab number ('0' = introduction); NOT_FOUND when none.")
+    async def book(self, info: Info, number: Number) -> "Book":
+        return Book.from_record(await book_of_collection(info.context, self.id, number))
+
+    @strawberry.field(
+        description="Its hadith of this canonical number ('1'; Muslim's '8a'); NOT_FOUND when none has it."
+    )
+    async def hadith(self, info: Info, number: Number) -> "Hadith":
+        return Hadith.from_record(await hadith_of_collection(info.context, self.id, number), await sources(info))
+
+    @classmethod
+    def from_record(cls, record: CollectionRecord) -> Self:
+        return cls(
+            id=record.collection_id,
+            code=record.code,
+            name=record.name_en,
+            name_ar=record.name_ar,
+            name_fr=record.name_fr,
+            hadith_count=record.hadith_count,
+        )
 
 
 @strawberry.type(description="A book (kitab) of a collection.")
@@ -33,6 +80,31 @@ class Book:
     title: str | None = strawberry.field(description="Its Arabic title.")
     title_en: str | None = strawberry.field(description="Its English title.")
     title_fr: str | None = strawberry.field(description="Its French title, where a source gives one.")
+    hadith_count: int = strawberry.field(description="How many of its hadith this database holds.")
+
+    @strawberry.field(description="Its chapters, in the collection's order; empty where no source gives them.")
+    async def chapters(self, info: Info, page: PageNumber = 1, limit: ListLimit = None) -> "Page[Chapter]":
+        asked = await chapters_of_book(info.context, self.id, page, limit)
+        return page_of(asked, [Chapter.from_record(record) for record in asked.found.items])
+
+    @strawberry.field(description="Its chapter of this bab number; NOT_FOUND when none.")
+    async def chapter(self, info: Info, number: Number) -> "Chapter":
+        return Chapter.from_record(await chapter_of_book(info.context, self.id, number))
+
+    @strawberry.field(description="Its hadith, in the collection's order, with or without chapters.")
+    async def hadiths(self, info: Info, page: PageNumber = 1, limit: HadithLimit = None) -> "Page[Hadith]":
+        return await Hadith.page_of(info, await hadiths_of_book(info.context, self.id, page, limit))
+
+    @classmethod
+    def from_record(cls, record: BookRecord) -> Self:
+        return cls(
+            id=record.book_id,
+            number=record.number,
+            title=record.title_ar,
+            title_en=record.title_en,
+            title_fr=record.title_fr,
+            hadith_count=record.hadith_count,
+        )
 
 
 @strawberry.type(description="A chapter (bab) of a book, where a source gives chapters.")
@@ -41,6 +113,21 @@ class Chapter:
     number: str | None = strawberry.field(description="Its number in the source.")
     title: str | None = strawberry.field(description="Its Arabic title.")
     title_en: str | None = strawberry.field(description="Its English title.")
+    hadith_count: int = strawberry.field(description="How many of its hadith this database holds.")
+
+    @strawberry.field(description="Its hadith, in the collection's order.")
+    async def hadiths(self, info: Info, page: PageNumber = 1, limit: HadithLimit = None) -> "Page[Hadith]":
+        return await Hadith.page_of(info, await hadiths_of_chapter(info.context, self.id, page, limit))
+
+    @classmethod
+    def from_record(cls, record: ChapterRecord) -> Self:
+        return cls(
+            id=record.chapter_id,
+            number=record.number,
+            title=record.title_ar,
+            title_en=record.title_en,
+            hadith_count=record.hadith_count,
+        )
 
 
 @strawberry.type(description="A canonical hadith and its corpus reference.")
@@ -81,29 +168,30 @@ class Hadith:
         found = await grades_of_hadith(info.context, self.hadith_id, limit)
         return GradeList.from_record(self.hadith_id, found, await sources(info))
 
+    @strawberry.field(description="The hadith just before it in its collection's order; null for the first.")
+    async def previous(self, info: Info) -> "Hadith | None":
+        found = await neighbour(info.context, self.hadith_id, following=False)
+        return None if found is None else Hadith.from_record(found, await sources(info))
+
+    @strawberry.field(description="The hadith just after it in its collection's order; null for the last.")
+    async def next(self, info: Info) -> "Hadith | None":
+        found = await neighbour(info.context, self.hadith_id, following=True)
+        return None if found is None else Hadith.from_record(found, await sources(info))
+
+    @classmethod
+    async def page_of(cls, info: Info, asked: NumberedPage[HadithRecord]) -> Page[Self]:
+        catalog = await sources(info)
+        return page_of(asked, [cls.from_record(record, catalog) for record in asked.found.items])
+
     @classmethod
     def from_record(cls, record: HadithRecord, sources: Sources) -> Self:
-        book, chapter, collection = record.book, record.chapter, record.collection
+        book, chapter = record.book, record.chapter
         return cls(
             hadith_id=record.hadith_id,
             canonical_reference=record.canonical_reference,
-            collection=Collection(
-                id=collection.collection_id,
-                code=collection.code,
-                name=collection.name_en,
-                name_ar=collection.name_ar,
-                name_fr=collection.name_fr,
-            ),
-            book=None
-            if book is None
-            else Book(
-                id=book.book_id, number=book.number, title=book.title_ar, title_en=book.title_en, title_fr=book.title_fr
-            ),
-            chapter=None
-            if chapter is None
-            else Chapter(
-                id=chapter.chapter_id, number=chapter.number, title=chapter.title_ar, title_en=chapter.title_en
-            ),
+            collection=Collection.from_record(record.collection),
+            book=None if book is None else Book.from_record(book),
+            chapter=None if chapter is None else Chapter.from_record(chapter),
             text_ar=record.text_ar,
             text_fr=record.text_fr,
             evidence_status=EvidenceStatus.fact,

@@ -1,5 +1,7 @@
-"""The root Query: exactly the eight tools of the contract, each delegating to its resolver."""
+"""The root Query: the eight tools of the contract, and the web's entry points beside them (the reader's
+collections and hadith of the day, which are no tools), each delegating to its resolver."""
 
+from datetime import date
 from typing import Annotated
 
 import strawberry
@@ -11,11 +13,13 @@ from resolvers.get_hadith_commentary import get_hadith_commentary
 from resolvers.get_narrator_hadiths import get_narrator_hadiths
 from resolvers.get_narrator_profile import get_narrator_profile
 from resolvers.get_transmission_relation import get_transmission_relation
+from resolvers.reading_collections import collection, collections
+from resolvers.reading_hadith import random_hadith
 from resolvers.search_hadith import search_hadith
 from resolvers.search_narrator import search_narrator
 from schema.commentary import HadithCommentary
 from schema.common import OBJECT_ID_SCALAR, ObjectId
-from schema.hadith import Hadith, HadithChains
+from schema.hadith import Collection, Hadith, HadithChains
 from schema.info import Info, sources
 from schema.narrator import NarratorHadiths, NarratorProfile
 from schema.relation import TransmissionRelation
@@ -32,7 +36,10 @@ Query_ = Annotated[str, _arg("The words, citation or name to look for (1 to 500 
 Limit = Annotated[int | None, _arg("How many items at most; null takes the default (see the contract's table).")]
 
 
-@strawberry.type(description="The eight read-only tools of the hadith and narrator graph.")
+@strawberry.type(
+    description="The eight read-only tools of the hadith and narrator graph, and the web's entry points (collections, "
+    "collection, random_hadith)."
+)
 class Query:
     @strawberry.field(description="Candidate hadith by Arabic wording, French wording or citation.")
     async def search_hadith(
@@ -113,6 +120,31 @@ class Query:
     ) -> HadithCommentary:
         found = await get_hadith_commentary(info.context, hadith_id, language, limit)
         return HadithCommentary.from_record(found, await sources(info))
+
+    @strawberry.field(
+        description="The web's entry point, not a tool: every collection, by id, with its names, hadith count and "
+        "sources; the reader navigates from them to books, chapters and hadith."
+    )
+    async def collections(self, info: Info) -> list[Collection]:
+        return [Collection.from_record(record) for record in await collections(info.context)]
+
+    @strawberry.field(description="The web's entry point to one collection, not a tool; NOT_FOUND for an unknown code.")
+    async def collection(
+        self, info: Info, code: Annotated[str, _arg("Its sunnah.com code: bukhari, muslim, nawawi40 ...")]
+    ) -> Collection:
+        return Collection.from_record(await collection(info.context, code))
+
+    @strawberry.field(
+        description="A hadith of the day for web pages, not a tool: the same hadith for the same date and collection "
+        "(while the data is the same), so that a cache may keep it; not a recommendation."
+    )
+    async def random_hadith(
+        self,
+        info: Info,
+        date: Annotated[date, _arg("The day it is for (YYYY-MM-DD).")],
+        collection_id: Annotated[int | None, _arg("Only this collection (1 bukhari ... 10); null: any.")] = None,
+    ) -> Hadith:
+        return Hadith.from_record(await random_hadith(info.context, date, collection_id), await sources(info))
 
 
 CONFIG = StrawberryConfig(auto_camel_case=False, scalar_map={ObjectId: OBJECT_ID_SCALAR})

@@ -69,6 +69,10 @@ BOUNDED: Mapping[tuple[str, str], tuple[limits.ListBound, frozenset[str]]] = {
     ("Hadith", "chains"): (limits.HADITH_CHAINS, frozenset({"chains"})),
     ("Hadith", "grades"): (limits.NAVIGATION, frozenset({"items"})),
     ("NarratorSummary", "hadiths"): (limits.NAVIGATION, frozenset({"items"})),
+    ("Collection", "books"): (limits.READING_LIST, frozenset({"items"})),
+    ("Book", "chapters"): (limits.READING_LIST, frozenset({"items"})),
+    ("Book", "hadiths"): (limits.READING_HADITH, frozenset({"items"})),
+    ("Chapter", "hadiths"): (limits.READING_HADITH, frozenset({"items"})),
 }
 # Lists whose size no argument sets, at the most they hold: a chain has at most 18 nodes in the data,
 # a profile lists up to NAME_VARIANTS_MAX name forms, a claim a handful of provenance entries.
@@ -94,6 +98,20 @@ WEIGHTS: Mapping[tuple[str, str], int] = {
     ("Hadith", "grades"): 1,
     ("NarratorSummary", "hadiths"): 2,
     ("NarratorHit", "narrator"): 1,
+    # The reader's fields (not yet measured by bench/field_costs.py): one per statement they run, as the
+    # navigation above measured at about a lookup each.
+    ("Query", "collections"): 1,
+    ("Query", "random_hadith"): 2,
+    ("Collection", "sources"): 1,
+    ("Collection", "books"): 1,
+    ("Collection", "book"): 1,
+    ("Collection", "hadith"): 2,
+    ("Book", "chapters"): 1,
+    ("Book", "chapter"): 1,
+    ("Book", "hadiths"): 2,
+    ("Chapter", "hadiths"): 2,
+    ("Hadith", "previous"): 1,
+    ("Hadith", "next"): 1,
 }
 # Every option of graphql-js's getIntrospectionQuery on: the most a client's introspection selects.
 FULL_INTROSPECTION = {
@@ -116,7 +134,7 @@ class ListSizes:
     from the schema.
 
     Under `__schema`, each list or object counts, per instance of its parent, the average that the
-    schema's full introspection holds there (e.g. `types.fields`: 222 fields over 58 types, 3.83 a type), so
+    schema's full introspection holds there (e.g. `types.fields`: 254 fields over 63 types, 4.03 a type), so
     that the whole introspection query counts what it answers, not its types times the largest type. A
     `__Type` reached alone (`__type`, or beyond what that query selects) counts the largest list of any
     type, and `ofType` is an object as deep as the schema's deepest wrapping (`[X!]!`: three), null below.

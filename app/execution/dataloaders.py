@@ -6,7 +6,7 @@ from typing import Any, Generic, TypeVar
 
 from strawberry.dataloader import DataLoader
 
-from app.data import grades, hadith, narrators
+from app.data import grades, hadith, narrators, reading
 from app.data.database import RequestDatabase
 
 K = TypeVar("K")
@@ -42,6 +42,18 @@ class Loaders:
     occurrence_page_by_narrator_id = _Loader(narrators.occurrence_page_by_narrator_id)
     hadith_ids_by_narrator_id = _Loader(narrators.hadith_ids_by_narrator_id)
     pair_by_narrator_ids = _Loader(narrators.pair_by_narrator_ids)
+    # the reader's (app/data/reading.py)
+    collections_by_code = _Loader(reading.collections_by_code)
+    sources_by_collection_id = _Loader(reading.sources_by_collection_id)
+    book_page_by_collection_id = _Loader(reading.book_page_by_collection_id)
+    book_by_number = _Loader(reading.book_by_number)
+    chapter_page_by_book_id = _Loader(reading.chapter_page_by_book_id)
+    chapter_by_number = _Loader(reading.chapter_by_number)
+    hadith_page_by_book_id = _Loader(reading.hadith_page_by_book_id)
+    hadith_page_by_chapter_id = _Loader(reading.hadith_page_by_chapter_id)
+    hadith_id_by_number = _Loader(reading.hadith_id_by_number)
+    neighbours_by_hadith_id = _Loader(reading.neighbours_by_hadith_id)
+    hadith_id_by_seed = _Loader(reading.hadith_id_by_seed)
 
     def __init__(self, db: RequestDatabase) -> None:
         self.db = db

@@ -68,7 +68,7 @@ class Tools:
         self.executor = executor
         self.documents = documents
         self.profiles = profiles
-        self.operations = {operation.name: operation for operation in manifest.values()}
+        self.operations = {op.name: op for op in manifest.values() if op.name in TOOLS}  # not the web's documents
         root = schema.query_type
         self.descriptions = {name: field.description for name, field in (root.fields.items() if root else ())}
 
