@@ -18,7 +18,8 @@ from tests.conftest import REPO
 
 COMMAND = str(Path(os.environ.get("VIRTUAL_ENV", REPO / ".venv")) / "bin" / "isnad-graphql")
 STARTUP_SECONDS = 120  # initdb and the first start of an embedded server on a loaded machine
-POSTMASTER_PID = "postmaster.pid"  # PostgreSQL's own file: present while a server runs on the folder
+POSTMASTER_PID = "postmaster.pid"
+STOP_SECONDS = 10  # PostgreSQL's own file: present while a server runs on the folder
 
 
 def _wait_healthy(base: str, process: subprocess.Popen[bytes]) -> None:
@@ -30,7 +31,11 @@ def _wait_healthy(base: str, process: subprocess.Popen[bytes]) -> None:
         except httpx.TransportError:
             pass
         time.sleep(0.2)
-    raise AssertionError("serve did not start")
+    said = process.communicate()[1].decode() if process.poll() is not None else ""
+    raise AssertionError(f"serve did not start {said}")
+
+
+STARTED: list[subprocess.Popen[bytes]] = []  # every `serve` a test started, killed after it if still running
 
 
 def _serving(home: Path) -> subprocess.Popen[bytes]:
@@ -43,6 +48,7 @@ def _serving(home: Path) -> subprocess.Popen[bytes]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
+    STARTED.append(process)
     _wait_healthy(f"http://127.0.0.1:{port}", process)
     return process
 
@@ -62,11 +68,18 @@ def _postmaster(home: Path) -> int:
 
 
 def _alive(pid: int) -> bool:
+    """Running: neither gone nor a zombie that init has not reaped yet."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except FileNotFoundError:
         return False
-    return True
+
+
+def _ends(pid: int) -> bool:
+    deadline = time.monotonic() + STOP_SECONDS
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return not _alive(pid)
 
 
 def test_sigterm_stops_the_embedded_postgresql_that_serve_started(home: Path) -> None:
@@ -82,6 +95,10 @@ def test_sigterm_stops_the_embedded_postgresql_that_serve_started(home: Path) ->
 def home(tmp_path: Path) -> Iterator[Path]:
     """An ISNAD_HOME of its own, whose server is stopped after the test even when the test fails."""
     yield tmp_path
+    while STARTED:
+        process = STARTED.pop()
+        process.kill()
+        process.wait()
     if (tmp_path / "pgdata").exists():
         reclaim(tmp_path / "pgdata")
 
@@ -96,7 +113,7 @@ def test_a_postgresql_left_running_by_a_killed_serve_is_stopped_by_the_next(home
     assert _alive(leftover)
 
     process = _serving(home)
-    assert not _alive(leftover)
+    assert _ends(leftover)
     stderr = _terminated(process)
 
     assert f"stopping the PostgreSQL a process that ended left running on {home.resolve()}" in stderr

@@ -38,13 +38,18 @@ def reclaim(pgdata: Path) -> None:
         info = postgres.PostmasterInfo.read_from_pgdata(pgdata)
         if info is None or any(_alive(pid) for pid in _holders(pgdata)):
             return
-        process: Any = info.process  # a psutil.Process while it runs (the library types it None)
-        if info.is_running() and process.name() == "postgres":
+        process: Any = info.process  # a psutil.Process while its pid lives (the library types it None)
+        zombie = info.is_running() and process.status() == "zombie"  # killed, not yet reaped by its parent
+        if info.is_running() and not zombie and process.name() == "postgres":
             logger.warning("stopping the PostgreSQL a process that ended left running on %s (pid %d)", pgdata, info.pid)
-            _stop(info.pid, pgdata / POSTMASTER_PID)
+            os.kill(info.pid, signal.SIGINT)  # a fast shutdown: its dead clients' sessions end, a checkpoint
         else:
             logger.warning("%s: its PostgreSQL ended without shutting down; it recovers on start", pgdata)
-            (pgdata / POSTMASTER_PID).unlink()
+            _until_detached(info.shmget_id)
+        ours = info.is_running() and (zombie or process.name() == "postgres")  # else the pid is another's now
+        if ours and not _until_gone(info.pid):  # PostgreSQL will not start while that pid lives, even a zombie
+            raise SystemExit(f"the PostgreSQL of {pgdata} (pid {info.pid}) did not end")
+        (pgdata / POSTMASTER_PID).unlink(missing_ok=True)
         (pgdata / HOLDERS).write_text("[]")
 
 
@@ -71,11 +76,21 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _stop(postmaster: int, pid_file: Path) -> None:
-    """A fast shutdown (SIGINT): the sessions of dead clients end, a checkpoint is written, the file goes."""
-    os.kill(postmaster, signal.SIGINT)
+def _until_detached(shmid: int | None) -> None:
+    """Wait until the processes of a killed postmaster have let go of its shared memory: PostgreSQL refuses
+    to start while they hold it, and they notice their postmaster's death only after a moment (Linux, where
+    /proc lists the segments; elsewhere the start says so)."""
+    table = Path("/proc/sysvipc/shm")
     deadline = time.monotonic() + STOP_SECONDS
-    while pid_file.exists() and time.monotonic() < deadline:
+    while shmid is not None and table.exists() and time.monotonic() < deadline:
+        rows = [line.split() for line in table.read_text().splitlines()[1:]]
+        if not any(row[1] == str(shmid) and row[6] != "0" for row in rows):  # columns: key, shmid, ..., nattch
+            return
         time.sleep(0.1)
-    if pid_file.exists():
-        raise SystemExit(f"the PostgreSQL left running on {pid_file.parent} (pid {postmaster}) did not stop")
+
+
+def _until_gone(pid: int) -> bool:
+    deadline = time.monotonic() + STOP_SECONDS
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return not _alive(pid)
