@@ -150,6 +150,7 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from app.data.data_version import read_data_version
+    from app.http.slow_clients import PROTOCOL
 
     settings = load_settings()
     with database_url(settings.database_url, settings.embedded_pgdata) as url, _metrics_dir(args.workers):
@@ -169,6 +170,7 @@ def _serve(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             workers=args.workers,
+            http=PROTOCOL,
             log_level="warning",
         )
     return 0

@@ -16,6 +16,7 @@ from starlette.routing import Mount, Route
 
 from app.data.data_version import ServedVersion
 from app.data.database import Readiness, create_engine
+from app.data.replicas import read_routing
 from app.data.sources import SourceCatalog
 from app.execution.cost import CostLimits
 from app.execution.documents import Documents
@@ -90,11 +91,18 @@ async def readyz(request: Request) -> JSONResponse:
 
 def create_app(settings: Settings, database_url: str) -> Starlette:
     engine = create_engine(settings, database_url)
+    reads = read_routing(settings, engine)
     strawberry_schema = build_schema()
     schema = graphql_core_schema(strawberry_schema)
     allowed = CostLimits(settings.max_nodes, settings.max_cost, settings.max_depth, settings.max_aliases)
     executor = Executor(
-        strawberry_schema, engine, SourceCatalog(), allowed, settings.request_timeout_ms / 1000, settings.suggestions
+        strawberry_schema,
+        engine,
+        SourceCatalog(),
+        allowed,
+        settings.request_timeout_ms / 1000,
+        settings.suggestions,
+        reads.pick,
     )
     documents = Documents(schema, settings.max_tokens, settings.suggestions)
     manifest = load_manifest(DEFAULT_DIR)
@@ -119,6 +127,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
         gc.freeze()  # what start-up built lives as long as the process: the collector need not scan it again
         async with mcp.running():
             yield
+        await reads.dispose()
         await engine.dispose()
 
     app = Starlette(
@@ -137,6 +146,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
         lifespan=lifespan,
     )
     app.state.engine = engine
+    app.state.reads = reads
     app.state.readiness = Readiness(database_url, settings.ready_timeout_ms / 1000)
     app.state.data_version = data_version
     app.state.executor = executor

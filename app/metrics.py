@@ -6,6 +6,7 @@ scraper that asks for it). Reading them runs no SQL and takes no connection.
     isnad_request_sql_statements{surface, operation}             SQL statements a request ran
     isnad_request_sql_seconds{surface, operation}                and their time, as the API saw it
     isnad_pool_connections_in_use / _waiting / isnad_pool_size   the request pool, now
+    isnad_connections_refused_total{reason}                      slow or oversized requests closed at the edge
 
 `surface` is graphql, tools, mcp or other (/healthz, /readyz, /metrics, GraphiQL's files, any other
 path); `operation` is a manifest document's name (a tool's), `free` for any other document, `none`
@@ -63,6 +64,11 @@ POOL_IN_USE = Gauge(
 )
 POOL_WAITING = Gauge(
     "isnad_pool_connections_waiting", "Requests waiting for a pooled connection.", multiprocess_mode="livesum"
+)
+CONNECTIONS_REFUSED = Counter(
+    "isnad_connections_refused",
+    "Connections closed before their request reached the app (app/http/slow_clients.py).",
+    ["reason"],
 )
 POOL_SIZE = Gauge("isnad_pool_size", "Connections the request pool may hold.", multiprocess_mode="livesum")
 

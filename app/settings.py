@@ -48,6 +48,12 @@ class Settings:
     queue_wait_ms: int = 250  # how long a request waits for a place before it is answered 503
     rate_limits: str = ""  # "profile=requests_per_second/burst,..."; `default`: requests without a key, per address
     suggestions: bool = False  # "Did you mean ...?" in GraphQL errors: for development, it reveals the schema's names
+    header_timeout_ms: int = 10_000  # a request's head must arrive within this (app/http/slow_clients.py)
+    body_timeout_ms: int = 20_000  # and its body within this after its head
+    max_header_bytes: int = 16_384  # a request's URL and headers together
+    max_headers: int = 100
+    replica_urls: tuple[str, ...] = field(default=(), repr=False)  # streaming replicas to read from
+    replica_check_ms: int = 1_000  # how often each replica's health is checked
 
     @property
     def embedded_pgdata(self) -> Path:
@@ -80,6 +86,10 @@ def _postgres_url(raw: str) -> str:
     if raw.partition("://")[0] not in POSTGRES_SCHEMES or "://" not in raw:
         raise ValueError("must be a postgresql:// URL")
     return raw
+
+
+def _postgres_urls(raw: str) -> tuple[str, ...]:
+    return tuple(_postgres_url(url) for url in _list(raw))
 
 
 def _client_mode(raw: str) -> str:
@@ -146,6 +156,12 @@ VARIABLES = (
         "ISNAD_RATE_LIMITS", "rate_limits", "", str, "requests a second and burst per profile, profile=rate/burst,..."
     ),
     Variable("ISNAD_SUGGESTIONS", "suggestions", False, _switch, "true: GraphQL errors suggest the schema's names"),
+    Variable("ISNAD_HEADER_TIMEOUT_MS", "header_timeout_ms", 10_000, _int, "a request's head must arrive within this"),
+    Variable("ISNAD_BODY_TIMEOUT_MS", "body_timeout_ms", 20_000, _int, "and its body within this after its head"),
+    Variable("ISNAD_MAX_HEADER_BYTES", "max_header_bytes", 16_384, _int, "bytes of a request's URL and headers"),
+    Variable("ISNAD_MAX_HEADERS", "max_headers", 100, _int, "headers a request may send"),
+    Variable("ISNAD_DATABASE_REPLICA_URLS", "replica_urls", (), _postgres_urls, "streaming replicas to read from"),
+    Variable("ISNAD_REPLICA_CHECK_MS", "replica_check_ms", 1_000, _int, "how often each replica's health is checked"),
 )
 
 

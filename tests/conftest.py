@@ -3,6 +3,7 @@
 import io
 import logging
 import os
+import shutil
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, replace
@@ -39,13 +40,17 @@ def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if configured:
         yield configured
         return
-    with embedded_server(tmp_path_factory.mktemp("postgres") / "pgdata") as url:
+    folder = tmp_path_factory.mktemp("postgres")
+    with embedded_server(folder / "pgdata") as url:
         yield url
+    shutil.rmtree(folder)  # the imported subset's server: hundreds of MB that no later session reads
 
 
 @pytest.fixture(scope="session")
-def subset_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_subset(shared_data_dir(), tmp_path_factory.mktemp("data"))
+def subset_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    folder = tmp_path_factory.mktemp("data")
+    yield build_subset(shared_data_dir(), folder)
+    shutil.rmtree(folder)
 
 
 @pytest.fixture(scope="session")
@@ -102,6 +107,7 @@ async def serving(settings: Settings, url: str) -> AsyncIterator[Served]:
             async with httpx.AsyncClient(transport=transport, base_url="http://isnad.test") as http:
                 yield Served(application, http, seen)
     finally:
+        await application.state.reads.dispose()
         await application.state.engine.dispose()
 
 

@@ -4,11 +4,13 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from typing import IO
 
 import httpx
 
+from app.http.slow_clients import PROTOCOL
 from tests.tcp_proxy import free_port
 
 START_SECONDS = 30
@@ -18,11 +20,20 @@ START_SECONDS = 30
 def uvicorn_serving(database_url: str, schema: str, **environment: str) -> Iterator[str]:
     """`http://127.0.0.1:<port>` once /readyz answers; the server is ended after. `environment`
     adds ISNAD_* settings."""
+    with uvicorn_logging_to(None, database_url, schema, environment) as base:
+        yield base
+
+
+@contextmanager
+def uvicorn_logging_to(
+    stderr: IO[bytes] | None, database_url: str, schema: str, environment: Mapping[str, str]
+) -> Iterator[str]:
+    """The same, with the server's log written to `stderr` (None: the test's own)."""
     port = free_port()
     env = {**os.environ, "ISNAD_DATABASE_URL": database_url, "ISNAD_DB_SCHEMA": schema, **environment}
     command = [sys.executable, "-m", "uvicorn", "app.asgi:app_from_environment", "--factory"]
-    command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
-    process = subprocess.Popen(command, env=env)  # noqa: S603 (a fixed command line)
+    command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning", "--http", PROTOCOL]
+    process = subprocess.Popen(command, env=env, stderr=stderr)  # noqa: S603 (a fixed command line)
     base = f"http://127.0.0.1:{port}"
     try:
         _wait_ready(base, process)

@@ -1,20 +1,25 @@
-"""`isnad-graphql serve` on the embedded PostgreSQL stops it when it stops: SIGTERM drains and unwinds, and
-the next `serve` starts a server of its own rather than joining one left running."""
+"""`isnad-graphql serve` on the embedded PostgreSQL stops it when it stops: SIGTERM drains and unwinds; a
+server that a killed `serve` left running is stopped by the next one, and one that crashed is recovered
+(`app/data/embedded_leftover.py`)."""
 
 import os
 import signal
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import pytest
 
+from app.data.embedded_leftover import reclaim
 from bench.servers import free_port
 from tests.conftest import REPO
 
 COMMAND = str(Path(os.environ.get("VIRTUAL_ENV", REPO / ".venv")) / "bin" / "isnad-graphql")
 STARTUP_SECONDS = 120  # initdb and the first start of an embedded server on a loaded machine
-POSTMASTER_PID = "postmaster.pid"  # PostgreSQL's own file: present while a server runs on the folder
+POSTMASTER_PID = "postmaster.pid"
+STOP_SECONDS = 10  # PostgreSQL's own file: present while a server runs on the folder
 
 
 def _wait_healthy(base: str, process: subprocess.Popen[bytes]) -> None:
@@ -26,26 +31,107 @@ def _wait_healthy(base: str, process: subprocess.Popen[bytes]) -> None:
         except httpx.TransportError:
             pass
         time.sleep(0.2)
-    raise AssertionError("serve did not start")
+    said = process.communicate()[1].decode() if process.poll() is not None else ""
+    raise AssertionError(f"serve did not start {said}")
 
 
-def test_sigterm_stops_the_embedded_postgresql_that_serve_started(tmp_path: Path) -> None:
+STARTED: list[subprocess.Popen[bytes]] = []  # every `serve` a test started, killed after it if still running
+
+
+def _serving(home: Path) -> subprocess.Popen[bytes]:
+    """`serve` on the embedded PostgreSQL of `home`, once it answers; its stderr kept."""
     port = free_port()
-    environment = {k: v for k, v in os.environ.items() if k != "ISNAD_DATABASE_URL"} | {"ISNAD_HOME": str(tmp_path)}
+    environment = {k: v for k, v in os.environ.items() if k != "ISNAD_DATABASE_URL"} | {"ISNAD_HOME": str(home)}
     process = subprocess.Popen(  # noqa: S603 - our own command
         [COMMAND, "serve", "--host", "127.0.0.1", "--port", str(port)],
         env=environment,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
+    STARTED.append(process)
+    _wait_healthy(f"http://127.0.0.1:{port}", process)
+    return process
+
+
+def _terminated(process: subprocess.Popen[bytes]) -> str:
+    process.send_signal(signal.SIGTERM)
     try:
-        _wait_healthy(f"http://127.0.0.1:{port}", process)
-        assert (tmp_path / "pgdata" / POSTMASTER_PID).exists()
-        process.send_signal(signal.SIGTERM)
         _, stderr = process.communicate(timeout=STARTUP_SECONDS)
     finally:
         process.kill()
-
     assert process.returncode == 0, stderr
-    assert b"Traceback" not in stderr
-    assert not (tmp_path / "pgdata" / POSTMASTER_PID).exists()
+    return stderr.decode()
+
+
+def _postmaster(home: Path) -> int:
+    return int((home / "pgdata" / POSTMASTER_PID).read_text().split()[0])
+
+
+def _alive(pid: int) -> bool:
+    """Running: neither gone nor a zombie that init has not reaped yet."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _ends(pid: int) -> bool:
+    deadline = time.monotonic() + STOP_SECONDS
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return not _alive(pid)
+
+
+def test_sigterm_stops_the_embedded_postgresql_that_serve_started(home: Path) -> None:
+    process = _serving(home)
+    assert (home / "pgdata" / POSTMASTER_PID).exists()
+    stderr = _terminated(process)
+
+    assert "Traceback" not in stderr
+    assert not (home / "pgdata" / POSTMASTER_PID).exists()
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Iterator[Path]:
+    """An ISNAD_HOME of its own, whose server is stopped after the test even when the test fails."""
+    yield tmp_path
+    while STARTED:
+        process = STARTED.pop()
+        process.kill()
+        process.wait()
+    if (tmp_path / "pgdata").exists():
+        reclaim(tmp_path / "pgdata")
+
+
+def test_a_postgresql_left_running_by_a_killed_serve_is_stopped_by_the_next(home: Path) -> None:
+    """SIGKILL leaves the embedded server running with the dead process listed as its holder: the next
+    `serve` stops it, says so, starts its own, and stops that one when it ends."""
+    killed = _serving(home)
+    killed.kill()
+    killed.communicate()
+    leftover = _postmaster(home)
+    assert _alive(leftover)
+
+    process = _serving(home)
+    assert _ends(leftover)
+    stderr = _terminated(process)
+
+    assert f"stopping the PostgreSQL a process that ended left running on {home.resolve()}" in stderr
+    assert "Traceback" not in stderr
+    assert not (home / "pgdata" / POSTMASTER_PID).exists()
+
+
+def test_a_postgresql_that_crashed_is_recovered_by_the_next_serve(home: Path) -> None:
+    """The server killed as well (a crash): its postmaster.pid stays behind, and the next `serve` says so,
+    clears it and starts the server, which recovers."""
+    killed = _serving(home)
+    killed.kill()
+    killed.communicate()
+    os.kill(_postmaster(home), signal.SIGKILL)
+
+    process = _serving(home)
+    stderr = _terminated(process)
+
+    assert "its PostgreSQL ended without shutting down; it recovers on start" in stderr
+    assert "Traceback" not in stderr
+    assert not (home / "pgdata" / POSTMASTER_PID).exists()

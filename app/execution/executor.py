@@ -8,7 +8,7 @@ the answer is UPSTREAM_UNAVAILABLE, with no data."""
 import asyncio
 import inspect
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,10 +59,12 @@ class Executor:
         allowed: CostLimits,
         deadline_s: float,
         suggestions: bool = False,
+        route: Callable[[], AsyncEngine] | None = None,
     ) -> None:
         self.schema: GraphQLSchema = graphql_core_schema(strawberry_schema)
         self.suggestions = suggestions  # "Did you mean ...?" in the errors of variables
         self.engine = engine
+        self.route = route or (lambda: engine)  # the pool each request reads from (app/data/replicas.py)
         self.deadline_s = deadline_s  # for all of an operation's statements together
         self.sources = sources
         self.allowed = allowed
@@ -92,7 +94,7 @@ class Executor:
         return Admitted(operation_name, variables, coerced, found)
 
     async def run(self, prepared: Prepared, admitted: Admitted) -> Outcome:
-        db = RequestDatabase(self.engine)
+        db = RequestDatabase(self.route())
         deadline = asyncio.timeout(self.deadline_s)
         try:
             async with deadline:

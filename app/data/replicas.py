@@ -1,0 +1,84 @@
+"""Reads spread over PostgreSQL streaming replicas, by their health.
+
+The API only reads, and a streaming replica replays the importer's schema swap as the one transaction it
+is, so any replica serves the same answers as the primary, old or new data but never a mix. With
+`ISNAD_DATABASE_REPLICA_URLS`, each request takes its connection from the pool of the next replica that
+answered its last health check, in turn; when none did, from the primary's (`ISNAD_DATABASE_URL`). Each
+replica is checked every `ISNAD_REPLICA_CHECK_MS` on a connection of its own, bounded as `/readyz` is
+(`app/database.py`'s `Readiness`), by a task started with the first request; a replica that stops
+answering is left out from its next check, or at once when a pooled connection to it turns out dropped,
+and taken back once a check finds it answering again (after a restart).
+A replica that answers but lags is still used: the lag is the replication's, which PostgreSQL reports in
+`pg_stat_replication` on the primary.
+"""
+
+import asyncio
+import contextlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.data.database import Readiness, create_engine
+from app.settings import Settings
+
+
+@dataclass
+class Replica:
+    engine: AsyncEngine
+    readiness: Readiness
+    healthy: bool = False  # unknown until its first check: the primary serves meanwhile
+
+    def __post_init__(self) -> None:
+        # A connection the replica dropped (it stopped, or restarted) takes it out at once, till a check passes
+        event.listen(self.engine.sync_engine, "invalidate", self._down)
+
+    def _down(self, *_: object) -> None:
+        self.healthy = False
+
+    async def check(self) -> None:
+        self.healthy = await self.readiness.ready()
+
+
+class ReadRouting:
+    """Which pool a request reads from: the healthy replicas in turn, else the primary."""
+
+    def __init__(self, primary: AsyncEngine, replicas: Sequence[Replica], check_every_s: float) -> None:
+        self.primary = primary
+        self.replicas = list(replicas)
+        self.check_every_s = check_every_s
+        self._turn = 0
+        self._watch: asyncio.Task[None] | None = None
+
+    def pick(self) -> AsyncEngine:
+        if self.replicas and self._watch is None:
+            self._watch = asyncio.create_task(self._checking())
+        healthy = [replica.engine for replica in self.replicas if replica.healthy]
+        if not healthy:
+            return self.primary
+        self._turn = (self._turn + 1) % len(healthy)
+        return healthy[self._turn]
+
+    async def _checking(self) -> None:
+        while True:
+            await asyncio.gather(*(replica.check() for replica in self.replicas))
+            await asyncio.sleep(self.check_every_s)
+
+    async def dispose(self) -> None:
+        """Stop the checks and close the replicas' pools (the primary's is its owner's)."""
+        if self._watch is not None:
+            self._watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watch
+        for replica in self.replicas:
+            await replica.engine.dispose()
+
+
+def read_routing(settings: Settings, primary: AsyncEngine) -> ReadRouting:
+    """The routing of `settings.replica_urls` (none: every read on the primary)."""
+    replicas = [
+        Replica(create_engine(settings, url), Readiness(url, settings.ready_timeout_ms / 1000))
+        for url in settings.replica_urls
+    ]
+    return ReadRouting(primary, replicas, settings.replica_check_ms / 1000)
