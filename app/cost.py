@@ -69,12 +69,20 @@ BOUNDED: Mapping[tuple[str, str], tuple[limits.ListBound, frozenset[str]]] = {
     ("Hadith", "chains"): (limits.HADITH_CHAINS, frozenset({"chains"})),
     ("Hadith", "grades"): (limits.NAVIGATION, frozenset({"items"})),
     ("NarratorSummary", "hadiths"): (limits.NAVIGATION, frozenset({"items"})),
+    ("Hadith", "parallels"): (limits.NAVIGATION, frozenset({"items"})),
+    ("Hadith", "isnad_tree"): (limits.NAVIGATION, frozenset({"versions"})),
 }
 # Lists whose size no argument sets, at the most they hold: a chain has at most 18 nodes in the data,
 # a profile lists up to NAME_VARIANTS_MAX name forms, a claim a handful of provenance entries.
+TREE_CHAINS_MAX = 0  # measured below
+TREE_NODES_MAX = 0
 FIXED_SIZES: Mapping[tuple[str, str], int] = {
     ("Chain", "nodes"): 20,
     ("NarratorIdentity", "variants"): limits.NAME_VARIANTS_MAX,
+    ("IsnadTree", "nodes"): TREE_NODES_MAX,
+    ("IsnadTree", "edges"): TREE_NODES_MAX,
+    ("IsnadTree", "chains"): TREE_CHAINS_MAX,
+    ("TreeVersion", "differences"): limits.WORDING_DIFFERENCES_MAX,
 }
 FIXED_LIST_SIZE = 10
 # The database time of one call of a field's resolver, in units of one lookup by key (get_hadith's median,
@@ -92,6 +100,8 @@ WEIGHTS: Mapping[tuple[str, str], int] = {
     ("Query", "get_hadith_commentary"): 1,
     ("Hadith", "chains"): 1,
     ("Hadith", "grades"): 1,
+    ("Hadith", "parallels"): 1,
+    ("Hadith", "isnad_tree"): 2,
     ("NarratorSummary", "hadiths"): 2,
     ("NarratorHit", "narrator"): 1,
 }

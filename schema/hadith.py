@@ -10,6 +10,7 @@ from schema.info import Info
 if TYPE_CHECKING:
     from schema.chain import HadithChains
     from schema.grade import GradeList
+    from schema.takhrij import IsnadTree, ParallelList
 
 
 @strawberry.type(description="A collection of hadith (Sahih al-Bukhari, Sahih Muslim ...).")
@@ -76,3 +77,31 @@ class Hadith:
         from resolvers.hadith_grades import grades_of_hadith
 
         return await grades_of_hadith(info, self.hadith_id, limit)
+
+    @strawberry.field(
+        description="The hadith whose matn is the same report (takhrij), by similarity: inferences from the matns "
+        "(navigation, beyond the contract)."
+    )
+    async def parallels(
+        self,
+        info: Info,
+        limit: Annotated[int | None, strawberry.argument(description="How many parallels at most (5, max 20).")] = None,
+    ) -> Annotated["ParallelList", strawberry.lazy("schema.takhrij")]:
+        from resolvers.parallels import parallels_of_hadith
+
+        return await parallels_of_hadith(info, self.hadith_id, limit)
+
+    @strawberry.field(
+        description="Its chains and those of its first parallels merged by narrator into one tree, with the madar "
+        "where one exists and each version's wording (navigation, beyond the contract)."
+    )
+    async def isnad_tree(
+        self,
+        info: Info,
+        limit: Annotated[
+            int | None, strawberry.argument(description="How many parallels' chains to merge at most (5, max 20).")
+        ] = None,
+    ) -> Annotated["IsnadTree", strawberry.lazy("schema.takhrij")]:
+        from resolvers.isnad_tree import isnad_tree_of_hadith
+
+        return await isnad_tree_of_hadith(info, self.hadith_id, limit)
