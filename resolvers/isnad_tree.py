@@ -6,7 +6,7 @@ from app.errors import NotFound
 from app.limits import NAVIGATION, WORDING_DIFFERENCES_MAX
 from resolvers.parallels import matn_provenance
 from resolvers.provenance import Sources, provenance
-from resolvers.tree_graph import Graph, GraphEdge, GraphNode, merge
+from resolvers.tree_graph import MIN_CHAINS, Graph, GraphEdge, GraphNode, merge
 from resolvers.wording import differences
 from schema.chain import ChainCheckCode, ResolutionStatus
 from schema.common import EvidenceStatus, ObjectType
@@ -23,9 +23,9 @@ from schema.takhrij import (
 )
 
 DATASET = "dataset"
-MADAR_METHOD = "narrator_id_common_to_every_chain+nearest_to_compilers"
+MADAR_METHOD = "narrator_id_in_every_chain_or_unidentified_node+nearest_to_compilers"
 NO_CONVERGENCE = "Fewer than two chains: no convergence to read."
-NO_COMMON = "No narrator identified by the evidence stands in every chain."
+NO_COMMON = "No narrator identified by the evidence stands in two chains and may stand in every other."
 
 
 def _node(node: GraphNode, madar: GraphNode | None) -> TreeNode:
@@ -95,17 +95,20 @@ def _versions(found: TakhrijRecord) -> list[TreeVersion]:
 
 
 def _madar(graph: Graph, found: TakhrijRecord, sources: Sources) -> Madar | None:
-    if graph.madar is None or graph.madar.narrator_id is None:
+    madar = graph.madar
+    if madar is None or madar.narrator_id is None:
         return None
     chains = [
         provenance(sources, chain.chain_id, ObjectType.chain, chain.source_id, source_key=chain.source_key)
         for chain in found.chains
-        if chain.nodes
+        if chain.chain_id in madar.chain_ids
     ]
     return Madar(
-        key=graph.madar.key,
-        narrator_id=graph.madar.narrator_id,
+        key=madar.key,
+        narrator_id=madar.narrator_id,
         method=MADAR_METHOD,
+        chain_count=len(madar.chain_ids),
+        unidentified_chain_ids=[chain for chain, path in graph.paths.items() if path and madar.key not in path],
         evidence_status=EvidenceStatus.inference,
         provenance=chains,
     )
@@ -115,7 +118,7 @@ def _tree(found: TakhrijRecord, sources: Sources) -> IsnadTree:
     graph = merge(found.chains)
     references = {found.hadith_id: found.canonical_reference}
     references |= {parallel.hadith_id: parallel.canonical_reference for parallel in found.parallels.items}
-    enough = sum(1 for path in graph.paths.values() if path) >= 2
+    enough = sum(1 for path in graph.paths.values() if path) >= MIN_CHAINS
     return IsnadTree(
         hadith_id=found.hadith_id,
         nodes=[_node(node, graph.madar) for node in graph.nodes],

@@ -3,9 +3,10 @@
 Nodes are merged by narrator id only where the node's status gives one the evidence supports (`confirmed`,
 `probable`); an `ambiguous` or `unresolved` node stays a node of its own, never merged by a guess. An edge
 goes from a narrator to the one below him (his student, nearer the compiler) and counts the chains that carry
-it, with the transmission terms they write. The madar (the common link) is the narrator through whom every
-chain passes that is nearest the compilers (the least sum of positions over the chains); with fewer than two
-chains there is no convergence to read.
+it, with the transmission terms they write. The madar (the common link) is the narrator nearest the compilers
+(the least mean position over the chains that name him) through whom every chain may pass: at least two chains
+name him, and every other chain holds a node kept apart, which may be him (a chain's silence at an unidentified
+node is never read as a negation).
 """
 
 from collections import Counter
@@ -71,15 +72,27 @@ def _add_edges(edges: dict[tuple[str, str], GraphEdge], chain: ChainRecord, path
             edge.chain_ids.append(chain.chain_id)
 
 
+def _may_pass(nodes: dict[str, GraphNode], key: str, path: list[str]) -> bool:
+    """The chain names him, or holds a node kept apart that may be him: its silence is never a negation."""
+    return key in path or any(nodes[other].narrator_id is None for other in path)
+
+
 def _madar(nodes: dict[str, GraphNode], paths: dict[int, list[str]]) -> GraphNode | None:
     routes = [path for path in paths.values() if path]
-    if len(routes) < MIN_CHAINS:
+    named = {key for path in routes for key in path if nodes[key].narrator_id is not None}
+    common = [
+        key
+        for key in named
+        if sum(key in path for path in routes) >= MIN_CHAINS and all(_may_pass(nodes, key, path) for path in routes)
+    ]
+    if not common:
         return None
-    common = set.intersection(*(set(path) for path in routes))
-    named = [key for key in common if nodes[key].narrator_id is not None]
-    if not named:
-        return None
-    return nodes[min(named, key=lambda key: (sum(path.index(key) for path in routes), key))]
+
+    def height(key: str) -> tuple[float, str]:
+        places = [path.index(key) for path in routes if key in path]
+        return sum(places) / len(places), key
+
+    return nodes[min(common, key=height)]
 
 
 def merge(chains: Sequence[ChainRecord]) -> Graph:

@@ -121,10 +121,14 @@ class Madar:
     key: str = strawberry.field(description="His node's key in the tree.")
     narrator_id: int = strawberry.field(description="The narrator.")
     method: str = strawberry.field(description="How he was found.")
-    evidence_status: EvidenceStatus = strawberry.field(
-        description="Always inference: read from the chains as the dataset gives them."
+    chain_count: int = strawberry.field(description="How many chains name him.")
+    unidentified_chain_ids: list[int] = strawberry.field(
+        description="The chains that do not name him but hold a node kept apart, which may be him."
     )
-    provenance: list[Provenance] = strawberry.field(description="The chains that pass through him.")
+    evidence_status: EvidenceStatus = strawberry.field(
+        description="Always inference: read from the chains' narrator ids as the dataset gives them."
+    )
+    provenance: list[Provenance] = strawberry.field(description="The chains that name him.")
 
 
 @strawberry.type(description="The chains of a hadith and of its parallels merged by narrator into one graph.")
@@ -136,7 +140,8 @@ class IsnadTree:
     versions: list[TreeVersion] = strawberry.field(description="The hadith, then each parallel merged, by similarity.")
     madar: Madar | None = strawberry.field(description="The madar, where one exists; null otherwise (see madar_note).")
     madar_note: str | None = strawberry.field(
-        description="Why no madar is given (fewer than two chains, or no narrator common to all); never a negation."
+        description="Why no madar is given (no narrator named by two chains and possible in every other); never a "
+        "negation."
     )
     parallels_truncated: bool = strawberry.field(
         description="True when the hadith has more parallels than `limit` merged."

@@ -26,7 +26,8 @@ TREE = """query ($id: Int!, $limit: Int) { get_hadith(hadith_id: $id) { text_ar 
     chains { chain_id hadith_id canonical_reference node_keys evidence_status failed_checks }
     versions { hadith_id canonical_reference similarity chain_ids differences { kind words_hadith words_version }
                differences_truncated }
-    madar { key narrator_id method evidence_status provenance { object_id object_type } }
+    madar { key narrator_id method chain_count unidentified_chain_ids evidence_status
+            provenance { object_id object_type } }
     madar_note parallels_truncated evidence_status } } }"""
 TREE_NARRATORS = """query ($id: Int!, $limit: Int) { get_hadith(hadith_id: $id) { isnad_tree(limit: $limit) {
     nodes { narrator { narrator_id canonical_display } } chains { chain_id } } parallels(limit: $limit) {
@@ -39,8 +40,10 @@ NARRATORS = "SELECT name_ar, narrator_id FROM narrator WHERE name_ar = ANY($1::t
 
 
 async def _parallels(client: httpx.AsyncClient, hadith: int, limit: int | None = None) -> dict[str, Any]:
-    answer: dict[str, Any] = data_of(await execute(client, PARALLELS, id=hadith, limit=limit), "get_hadith")
-    return answer["parallels"]
+    answer: dict[str, Any] = data_of(await execute(client, PARALLELS, id=hadith, limit=limit), "get_hadith")[
+        "parallels"
+    ]
+    return answer
 
 
 async def _tree(client: httpx.AsyncClient, hadith: int, limit: int | None = None) -> dict[str, Any]:
@@ -168,6 +171,7 @@ async def test_the_niyyat_tree_converges_where_the_dataset_ids_meet(
 
     assert tree["madar"]["key"] == taymi and tree["madar_note"] is None
     assert tree["madar"]["evidence_status"] == "inference"
+    assert tree["madar"]["chain_count"] == len(tree["chains"]) and tree["madar"]["unidentified_chain_ids"] == []
     assert [p["object_type"] for p in tree["madar"]["provenance"]] == ["chain"] * len(tree["chains"])
     assert [node["key"] for node in tree["nodes"] if node["is_madar"]] == [taymi]
     without = {chain["canonical_reference"] for chain in tree["chains"] if ansari not in chain["node_keys"]}

@@ -60,6 +60,17 @@ def test_the_madar_is_the_common_narrator_nearest_the_compilers() -> None:
     assert graph.paths[30] == ["node:3001", "narrator:3", "narrator:2", "narrator:1"]
 
 
+def test_a_chain_with_a_node_kept_apart_may_pass_through_the_madar_and_one_fully_named_without_him_may_not() -> None:
+    unnamed = _chain(40, [(None, "unresolved", "حدثنا"), (None, "ambiguous", "عن"), (1, "confirmed", "عن")])
+    elsewhere = _chain(50, [(9, "confirmed", "حدثنا"), (2, "confirmed", "عن"), (1, "confirmed", "عن")])
+
+    with_unnamed = merge([*CHAINS, unnamed]).madar
+    with_elsewhere = merge([*CHAINS, elsewhere]).madar
+
+    assert with_unnamed is not None and with_unnamed.key == "narrator:3"
+    assert with_elsewhere is not None and with_elsewhere.key == "narrator:2"
+
+
 def test_no_madar_without_two_chains_or_without_a_common_narrator() -> None:
     apart = [_chain(10, [(7, "confirmed", "عن"), (1, "confirmed", "عن")]), _chain(20, [(8, "confirmed", "عن")])]
 
