@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route
 
-from app import request_log
+from app import explore, request_log
 from app.admission import Admission
 from app.apq import RegisteredDocuments
 from app.cost import CostLimits
@@ -123,6 +123,8 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
             Route("/tools", tools.list, methods=["GET"]),
             Route("/tools/{name}", tools.call, methods=["POST"]),
             Mount(ASSETS_PATH, graphiql_assets()),
+            Route("/explore", explore.page, methods=["GET"]),
+            Mount(explore.ASSETS_PATH, explore.explore_assets()),
             Route("/mcp", mcp),
             Route("/metrics", MetricsEndpoint(settings.metrics_dir, settings.pool_size).scrape, methods=["GET"]),
         ],

@@ -36,4 +36,4 @@ HADITH_COMMENTARY = ListBound("limit", 5, 20)
 NAVIGATION = ListBound("limit", 5, 20)  # lists reached by navigating the graph, beyond the contract
 
 NAME_VARIANTS_MAX = 100  # a narrator's name forms, listed with the profile; over it -> truncated
-WORDING_DIFFERENCES_MAX = 50  # the differences listed per version of an isnad tree; over it -> truncated
+WORDING_DIFFERENCES_MAX = 20  # the differences listed per version of an isnad tree; over it -> truncated

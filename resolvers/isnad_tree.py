@@ -34,7 +34,7 @@ def _node(node: GraphNode, madar: GraphNode | None) -> TreeNode:
         narrator_id=node.narrator_id,
         mention_ar=node.mention_ar,
         resolution_statuses=[ResolutionStatus(status) for status in node.statuses],
-        chain_ids=node.chain_ids,
+        chain_count=len(node.chain_ids),
         is_madar=node is madar,
     )
 
@@ -45,7 +45,6 @@ def _edge(edge: GraphEdge) -> TreeEdge:
         lower_key=edge.lower,
         transmission_terms=[term for term, _ in edge.terms.most_common()],
         chain_count=len(edge.chain_ids),
-        chain_ids=edge.chain_ids,
     )
 
 

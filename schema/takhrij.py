@@ -51,7 +51,7 @@ class TreeNode:
     resolution_statuses: list[ResolutionStatus] = strawberry.field(
         description="The statuses of his nodes in the chains, each once."
     )
-    chain_ids: list[int] = strawberry.field(description="The chains he stands in.")
+    chain_count: int = strawberry.field(description="How many chains he stands in: those whose node_keys hold his key.")
     is_madar: bool = strawberry.field(description="True for the madar (the common link) of the tree.")
 
     @strawberry.field(description="The narrator, where one is named (navigation).")
@@ -68,8 +68,9 @@ class TreeEdge:
     transmission_terms: list[str] = strawberry.field(
         description="The terms the chains write for this link (حدثنا, عن ...), the most frequent first."
     )
-    chain_count: int = strawberry.field(description="How many chains carry this link.")
-    chain_ids: list[int] = strawberry.field(description="Those chains.")
+    chain_count: int = strawberry.field(
+        description="How many chains carry this link: those whose node_keys hold the two keys side by side."
+    )
 
 
 @strawberry.type(description="A chain drawn in the tree.")
