@@ -25,16 +25,20 @@ def _node(node: NodeRecord) -> ChainNode:
     )
 
 
-def _chain(chain: ChainRecord, hadith: HadithChainsRecord, sources: Sources) -> Chain:
+def chain_evidence(chain: ChainRecord) -> EvidenceStatus:
     """A dataset chain that passes its integrity checks is a fact of the dataset; one that fails a check, or a
     chain read from the text by the importer, is not."""
-    text = hadith.text
     is_fact = chain.origin == DATASET and not chain.checks
+    return EvidenceStatus.fact if is_fact else EvidenceStatus.insufficient_evidence
+
+
+def _chain(chain: ChainRecord, hadith: HadithChainsRecord, sources: Sources) -> Chain:
+    text = hadith.text
     return Chain(
         chain_id=chain.chain_id,
         chain_number=chain.chain_number,
         nodes=[_node(node) for node in chain.nodes],
-        evidence_status=EvidenceStatus.fact if is_fact else EvidenceStatus.insufficient_evidence,
+        evidence_status=chain_evidence(chain),
         failed_checks=[ChainCheck(code=ChainCheckCode(check.code), reason=check.reason) for check in chain.checks],
         provenance=[
             provenance(sources, chain.chain_id, ObjectType.chain, chain.source_id, source_key=chain.source_key),

@@ -4,6 +4,7 @@
 from app.data.records import ChainRecord, MatnRecord, TakhrijRecord
 from app.errors import NotFound
 from app.limits import NAVIGATION, WORDING_DIFFERENCES_MAX
+from resolvers.get_hadith_chains import chain_evidence
 from resolvers.parallels import matn_provenance
 from resolvers.provenance import Sources, provenance
 from resolvers.tree_graph import MIN_CHAINS, Graph, GraphEdge, GraphNode, merge
@@ -22,7 +23,6 @@ from schema.takhrij import (
     WordingDifference,
 )
 
-DATASET = "dataset"
 MADAR_METHOD = "narrator_id_in_every_chain_or_unidentified_node+nearest_to_compilers"
 NO_CONVERGENCE = "Fewer than two chains: no convergence to read."
 NO_COMMON = "No narrator identified by the evidence stands in two chains and may stand in every other."
@@ -49,13 +49,12 @@ def _edge(edge: GraphEdge) -> TreeEdge:
 
 
 def _chain(chain: ChainRecord, graph: Graph, references: dict[int, str]) -> TreeChain:
-    is_fact = chain.origin == DATASET and not chain.checks
     return TreeChain(
         chain_id=chain.chain_id,
         hadith_id=chain.hadith_id,
         canonical_reference=references[chain.hadith_id],
         node_keys=graph.paths[chain.chain_id],
-        evidence_status=EvidenceStatus.fact if is_fact else EvidenceStatus.insufficient_evidence,
+        evidence_status=chain_evidence(chain),
         failed_checks=[ChainCheckCode(check.code) for check in chain.checks],
     )
 
@@ -126,7 +125,7 @@ def _tree(found: TakhrijRecord, sources: Sources) -> IsnadTree:
         versions=_versions(found),
         madar=_madar(graph, found, sources),
         madar_note=None if graph.madar else (NO_COMMON if enough else NO_CONVERGENCE),
-        parallels_truncated=found.parallels.truncated,
+        truncated=found.parallels.truncated,
         evidence_status=EvidenceStatus.inference,
         provenance=matn_provenance(sources, found.hadith_id, found.matn),
     )

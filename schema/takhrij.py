@@ -144,7 +144,7 @@ class IsnadTree:
         description="Why no madar is given (no narrator named by two chains and possible in every other); never a "
         "negation."
     )
-    parallels_truncated: bool = strawberry.field(
+    truncated: bool = strawberry.field(
         description="True when the hadith has more parallels than `limit` merged."
     )
     evidence_status: EvidenceStatus = strawberry.field(

@@ -73,14 +73,6 @@ EXTRA_HADITH: frozenset[tuple[str, str, str]] = frozenset(
         ("bukhari", "14", "15"),  # Bukhari 1004 itself
         ("bukhari", "65", "40"),  # numbered 4513, which no numbered source places or gives in Arabic: refused
         ("nasai", "48", "187"),  # Nasa'i 15 (kitab 1) repeated in kitab 48: the repetition is refused number 15
-        # the niyyat hadith (Bukhari 1) in its other places and in Muslim: parallels and the isnad tree
-        ("bukhari", "2", "47"),  # Bukhari 54
-        ("bukhari", "49", "13"),  # Bukhari 2529
-        ("bukhari", "63", "123"),  # Bukhari 3898
-        ("bukhari", "67", "8"),  # Bukhari 5070
-        ("bukhari", "83", "66"),  # Bukhari 6689
-        ("bukhari", "90", "1"),  # Bukhari 6953
-        ("muslim", "33", "222"),  # Muslim 1907a
     }
 )
 

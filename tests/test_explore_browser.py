@@ -1,5 +1,6 @@
 """The explorer page (/explore) in headless Chromium with every host but 127.0.0.1 unreachable: it searches
-«إنما الأعمال بالنيات», opens Bukhari 1, and draws exactly the nodes of the API's isnad tree, the madar ringed;
+«إنما الأعمال بالنيات», opens Bukhari 1, and draws exactly the nodes of the API's isnad tree, a madar ringed where
+the API gives one;
 a narrator opens by the keyboard, and two ask how they are related; it reads at phone width; the layout of 50
 chains takes under 200 ms. The page's documents are embedded with their sha256, which it sends first.
 
@@ -74,7 +75,7 @@ def test_the_explorer_searches_and_draws_the_api_s_tree_with_its_madar(api: str,
 
     tree = _api_tree(api, hadith_id)
     assert sorted(drawn) == sorted(node["key"] for node in tree["nodes"])
-    assert madar == [tree["madar"]["key"]]
+    assert madar == ([tree["madar"]["key"]] if tree["madar"] else [])
     assert browser.errors == [] and browser.failures == []
     assert hosts(browser.requests) == {urlsplit(api).netloc}
     documents = json.loads(browser.evaluate("document.getElementById('documents').textContent"))
