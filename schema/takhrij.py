@@ -144,9 +144,7 @@ class IsnadTree:
         description="Why no madar is given (no narrator named by two chains and possible in every other); never a "
         "negation."
     )
-    truncated: bool = strawberry.field(
-        description="True when the hadith has more parallels than `limit` merged."
-    )
+    truncated: bool = strawberry.field(description="True when the hadith has more parallels than `limit` merged.")
     evidence_status: EvidenceStatus = strawberry.field(
         description="inference: the merge reads parallels (an inference) and the chains' narrator ids together."
     )
