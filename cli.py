@@ -12,8 +12,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 
-from app.embedded import database_url
-from app.settings import load_settings
+from app.data.embedded import database_url
+from app.settings import describe, load_settings
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -29,7 +29,13 @@ def _parser() -> argparse.ArgumentParser:
     readonly.add_argument("--code-only", action="store_true", help="skip the live checks against the database")
     manifest = commands.add_parser("persisted-manifest", help="write persisted/manifest.json from persisted/*.graphql")
     manifest.add_argument("--check", action="store_true", help="exit 1 when the manifest is out of date")
-    serve = commands.add_parser("serve", help="run the GraphQL API (read only)")
+    commands.add_parser("settings", help="list the environment variables: default and meaning of each")
+    serve = commands.add_parser(
+        "serve",
+        help="run the GraphQL API (read only)",
+        epilog=f"environment variables (default: meaning):\n{describe()}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=1)
@@ -40,21 +46,22 @@ def _parser() -> argparse.ArgumentParser:
 
 def _ingest(args: argparse.Namespace) -> int:
     from rich.console import Console
-    from rich.markup import escape
 
     from ingest.errors import ImportFailed
+    from ingest.reporter import Reporter
     from ingest.run import run_import
 
     settings = load_settings()
     console = Console()
+    reporter = Reporter(console)
     data_dir = args.data_dir or settings.data_dir
     try:
         with database_url(args.database_url or settings.database_url, settings.embedded_pgdata) as url:
             report = run_import(data_dir, url, settings.db_schema, console, args.reader_role or settings.reader_role)
     except ImportFailed as exc:
-        console.print("[red]import failed, the database is unchanged:[/red]", escape(str(exc)), emoji=False)
+        reporter.failed(exc)
         return 1
-    console.print(
+    reporter.line(
         f"imported in {report.read_seconds + report.write_seconds:.1f} s "
         f"(reading {report.read_seconds:.1f} s, writing {report.write_seconds:.1f} s)"
     )
@@ -135,7 +142,7 @@ def _mcp(args: argparse.Namespace) -> int:
     import asyncio
 
     from app.asgi import create_app
-    from app.mcp import serve_stdio
+    from app.http.mcp import serve_stdio
 
     settings = load_settings()
     with database_url(settings.database_url, settings.embedded_pgdata) as url:
@@ -167,7 +174,7 @@ def _check_readonly(args: argparse.Namespace) -> int:
 
 
 def _persisted_manifest(args: argparse.Namespace) -> int:
-    from app.persisted import DEFAULT_DIR, MANIFEST_NAME, manifest_json, read_documents
+    from app.execution.persisted import DEFAULT_DIR, MANIFEST_NAME, manifest_json, read_documents
 
     path = DEFAULT_DIR / MANIFEST_NAME
     fresh = manifest_json(read_documents(DEFAULT_DIR))
@@ -181,6 +188,11 @@ def _persisted_manifest(args: argparse.Namespace) -> int:
     return 0
 
 
+def _settings(args: argparse.Namespace) -> int:
+    print(describe())  # noqa: T201 - the command's output
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     handlers = {
@@ -190,6 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "audit": _audit,
         "check-readonly": _check_readonly,
         "persisted-manifest": _persisted_manifest,
+        "settings": _settings,
     }
     return handlers[args.command](args)
 

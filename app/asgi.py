@@ -14,27 +14,28 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route
 
-from app import explore, request_log
-from app.admission import Admission
-from app.apq import RegisteredDocuments
-from app.cost import CostLimits
+from app.data.database import Readiness, create_engine
 from app.data.sources import SourceCatalog
-from app.database import Readiness, create_engine
-from app.disconnect import CancelOnDisconnect
-from app.documents import Documents
-from app.execution import Executor
-from app.graphiql import ASSETS_PATH, graphiql_assets
-from app.graphql import GraphQLEndpoint
-from app.http_cache import Revalidation
-from app.mcp import McpEndpoint
+from app.execution.cost import CostLimits
+from app.execution.documents import Documents
+from app.execution.executor import Executor
+from app.execution.framework import graphql_core_schema
+from app.execution.persisted import DEFAULT_DIR, load_manifest
+from app.http import explore, request_log
+from app.http.admission import Admission
+from app.http.apq import RegisteredDocuments
+from app.http.disconnect import CancelOnDisconnect
+from app.http.graphiql import ASSETS_PATH, graphiql_assets
+from app.http.graphql import GraphQLEndpoint
+from app.http.http_cache import Revalidation
+from app.http.mcp import McpEndpoint
+from app.http.observability import Observed
+from app.http.profiles import API_KEY_HEADER, Profiles
+from app.http.rate_limits import RateLimits, parse_rates
+from app.http.refusals import router_refusal
+from app.http.tools import Tools
 from app.metrics import MetricsEndpoint
-from app.observability import Observed
-from app.persisted import DEFAULT_DIR, load_manifest
-from app.profiles import API_KEY_HEADER, Profiles
-from app.rate_limits import RateLimits, parse_rates
-from app.refusals import router_refusal
 from app.settings import Settings, load_settings
-from app.tools import Tools
 from schema.build import build_schema
 
 CORS_REQUEST_HEADERS = ["accept", "content-type", API_KEY_HEADER, "mcp-protocol-version"]  # the last: MCP over HTTP
@@ -88,7 +89,7 @@ async def readyz(request: Request) -> JSONResponse:
 def create_app(settings: Settings, database_url: str) -> Starlette:
     engine = create_engine(settings, database_url)
     strawberry_schema = build_schema()
-    schema = strawberry_schema._schema
+    schema = graphql_core_schema(strawberry_schema)
     allowed = CostLimits(settings.max_nodes, settings.max_cost, settings.max_depth, settings.max_aliases)
     executor = Executor(
         strawberry_schema, engine, SourceCatalog(), allowed, settings.request_timeout_ms / 1000, settings.suggestions

@@ -34,6 +34,10 @@ NARRATOR_HADITHS = ListBound("limit", 10, 50)
 TRANSMISSION_RELATION = ListBound("limit", 10, 20)
 HADITH_COMMENTARY = ListBound("limit", 5, 20)
 NAVIGATION = ListBound("limit", 5, 20)  # lists reached by navigating the graph, beyond the contract
+# The reader's lists (beyond the contract): a collection's books and a book's chapters (Bukhari has 97 books, a
+# book of Abu Dawud 258 chapters), and the hadith of a book or a chapter, a page at a time.
+READING_LIST = ListBound("limit", 20, 100)
+READING_HADITH = ListBound("limit", 10, 50)
 
 NAME_VARIANTS_MAX = 100  # a narrator's name forms, listed with the profile; over it -> truncated
 WORDING_DIFFERENCES_MAX = 20  # the differences listed per version of an isnad tree; over it -> truncated

@@ -1,7 +1,7 @@
 """What one HTTP request did, as the metrics and the request log report it: its surface, the operation
 it ran, its error code, its SQL statements and their time.
 
-`app/observability.py` opens an `Observation` for each request and makes it current; the code that
+`app/http/observability.py` opens an `Observation` for each request and makes it current; the code that
 learns something notes it here (`note_operation`, `note_error`, `note_sql`). Outside a request (the
 stdio MCP server, a benchmark's app) nothing is current, and a note is dropped.
 """

@@ -1,12 +1,21 @@
-"""Settings, read once from the environment. No secret is ever printed (see `Settings.__repr__`)."""
+"""Settings, read once from the environment. No secret is ever printed (see `Settings.__repr__`).
+
+`VARIABLES` is the one table of them: each variable with its default, how its text is read, and its help
+(`isnad-graphql settings` prints it). Every mistake of the environment is reported at once, in one
+message (`SettingsError`), before anything starts.
+"""
 
 import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 DEFAULT_DATA_DIR = Path("../shared/data")
 DEFAULT_HOME = Path(".isnad")
 SWITCH = {"on": True, "true": True, "1": True, "off": False, "false": False, "0": False}
+POSTGRES_SCHEMES = ("postgres", "postgresql", "postgresql+asyncpg")
+CLIENT_MODES = ("free", "persisted")
 
 
 @dataclass(frozen=True)
@@ -45,63 +54,124 @@ class Settings:
         return self.home / "pgdata"
 
 
-def _int(name: str, default: int) -> int:
-    raw = os.environ.get(name)
-    if raw is None or raw == "":
-        return default
+class SettingsError(SystemExit):
+    """Every mistake of the environment, one a line: the process stops before it starts anything."""
+
+
+def _int(raw: str) -> int:
     try:
         return int(raw)
     except ValueError:
-        raise SystemExit(f"{name} must be an integer") from None
+        raise ValueError("must be an integer") from None
 
 
-def _switch(name: str, default: bool) -> bool:
-    raw = (os.environ.get(name) or "").strip().lower()
-    if raw == "":
-        return default
-    if raw not in SWITCH:
-        raise SystemExit(f"{name} must be on or off")
-    return SWITCH[raw]
+def _switch(raw: str) -> bool:
+    value = SWITCH.get(raw.strip().lower())
+    if value is None:
+        raise ValueError("must be on or off")
+    return value
 
 
-def _path(name: str) -> Path | None:
-    raw = os.environ.get(name)
-    return Path(raw) if raw else None
+def _list(raw: str) -> tuple[str, ...]:
+    return tuple(item.strip() for item in raw.split(",") if item.strip())
 
 
-def _list(name: str) -> tuple[str, ...]:
-    return tuple(item.strip() for item in os.environ.get(name, "").split(",") if item.strip())
+def _postgres_url(raw: str) -> str:
+    if raw.partition("://")[0] not in POSTGRES_SCHEMES or "://" not in raw:
+        raise ValueError("must be a postgresql:// URL")
+    return raw
 
 
-def load_settings() -> Settings:
-    """Read ISNAD_* variables; unset ones take their defaults."""
-    return Settings(
-        database_url=os.environ.get("ISNAD_DATABASE_URL") or None,
-        data_dir=Path(os.environ.get("ISNAD_DATA_DIR") or DEFAULT_DATA_DIR),
-        home=Path(os.environ.get("ISNAD_HOME") or DEFAULT_HOME),
-        db_schema=os.environ.get("ISNAD_DB_SCHEMA") or "isnad",
-        statement_timeout_ms=_int("ISNAD_STATEMENT_TIMEOUT_MS", 5000),
-        pool_size=_int("ISNAD_POOL_SIZE", 32),
-        reader_role=os.environ.get("ISNAD_READER_ROLE") or None,
-        api_keys=os.environ.get("ISNAD_API_KEYS", ""),
-        default_client_mode=os.environ.get("ISNAD_DEFAULT_CLIENT_MODE") or "free",
-        max_nodes=_int("ISNAD_MAX_NODES", 2_000),
-        max_cost=_int("ISNAD_MAX_COST", 2_500),
-        max_depth=_int("ISNAD_MAX_DEPTH", 12),
-        max_aliases=_int("ISNAD_MAX_ALIASES", 30),
-        max_tokens=_int("ISNAD_MAX_TOKENS", 2_000),
-        max_body_bytes=_int("ISNAD_MAX_BODY_BYTES", 65_536),
-        persisted_cache_seconds=_int("ISNAD_PERSISTED_CACHE_SECONDS", 300),
-        cors_origins=_list("ISNAD_CORS_ORIGINS"),
-        compress_min_bytes=_int("ISNAD_COMPRESS_MIN_BYTES", 500),
-        apq_cache_size=_int("ISNAD_APQ_CACHE_SIZE", 1_024),
-        request_log=_switch("ISNAD_REQUEST_LOG", False),
-        metrics_dir=_path("PROMETHEUS_MULTIPROC_DIR"),
-        request_timeout_ms=_int("ISNAD_REQUEST_TIMEOUT_MS", 10_000),
-        ready_timeout_ms=_int("ISNAD_READY_TIMEOUT_MS", 1_000),
-        max_in_flight=_int("ISNAD_MAX_IN_FLIGHT", 64),
-        max_queued=_int("ISNAD_MAX_QUEUED", 128),
-        queue_wait_ms=_int("ISNAD_QUEUE_WAIT_MS", 250),
-        rate_limits=os.environ.get("ISNAD_RATE_LIMITS", ""),
-        suggestions=_switch("ISNAD_SUGGESTIONS", False),
-    )
+def _client_mode(raw: str) -> str:
+    if raw not in CLIENT_MODES:
+        raise ValueError("must be 'free' or 'persisted'")
+    return raw
+
+
+@dataclass(frozen=True)
+class Variable:
+    """One environment variable: the setting it fills, its default (unset or empty), how its text is read."""
+
+    name: str
+    setting: str
+    default: Any
+    cast: Callable[[str], Any]
+    help: str
+
+    def read(self, environ: Mapping[str, str]) -> Any:
+        raw = environ.get(self.name)
+        return self.default if raw is None or raw == "" else self.cast(raw)
+
+
+VARIABLES = (
+    Variable("ISNAD_DATABASE_URL", "database_url", None, _postgres_url, "the PostgreSQL; unset: the embedded one"),
+    Variable("ISNAD_DATA_DIR", "data_dir", DEFAULT_DATA_DIR, Path, "the data folder the importer reads"),
+    Variable("ISNAD_HOME", "home", DEFAULT_HOME, Path, "where the embedded PostgreSQL keeps its data folder"),
+    Variable("ISNAD_DB_SCHEMA", "db_schema", "isnad", str, "the schema the importer swaps in and the API reads"),
+    Variable(
+        "ISNAD_STATEMENT_TIMEOUT_MS", "statement_timeout_ms", 5000, _int, "statement timeout of every API statement"
+    ),
+    Variable("ISNAD_POOL_SIZE", "pool_size", 32, _int, "connections per API worker"),
+    Variable(
+        "ISNAD_READER_ROLE", "reader_role", None, str, "a SELECT-only role the importer grants each new schema to"
+    ),
+    Variable("ISNAD_API_KEYS", "api_keys", "", str, "client profiles, name:persisted|free:key,..."),
+    Variable(
+        "ISNAD_DEFAULT_CLIENT_MODE", "default_client_mode", "free", _client_mode, "free or persisted, without a key"
+    ),
+    Variable("ISNAD_MAX_NODES", "max_nodes", 2_000, _int, "objects a document may ask for"),
+    Variable("ISNAD_MAX_COST", "max_cost", 2_500, _int, "cost a document may reach"),
+    Variable("ISNAD_MAX_DEPTH", "max_depth", 12, _int, "depth of a document's selections"),
+    Variable("ISNAD_MAX_ALIASES", "max_aliases", 30, _int, "aliases in a document"),
+    Variable("ISNAD_MAX_TOKENS", "max_tokens", 2_000, _int, "tokens in a document"),
+    Variable("ISNAD_MAX_BODY_BYTES", "max_body_bytes", 65_536, _int, "bytes of a request body"),
+    Variable(
+        "ISNAD_PERSISTED_CACHE_SECONDS", "persisted_cache_seconds", 300, _int, "max-age of a persisted GET answer"
+    ),
+    Variable("ISNAD_CORS_ORIGINS", "cors_origins", (), _list, "origins browsers may call from, comma-separated, or *"),
+    Variable("ISNAD_COMPRESS_MIN_BYTES", "compress_min_bytes", 500, _int, "answers at least this long are gzipped"),
+    Variable(
+        "ISNAD_APQ_CACHE_SIZE", "apq_cache_size", 1_024, _int, "documents registered by automatic persisted queries"
+    ),
+    Variable("ISNAD_REQUEST_LOG", "request_log", False, _switch, "on: one JSON line per request on stderr"),
+    Variable("PROMETHEUS_MULTIPROC_DIR", "metrics_dir", None, Path, "where several workers keep their metrics"),
+    Variable(
+        "ISNAD_REQUEST_TIMEOUT_MS", "request_timeout_ms", 10_000, _int, "a request's deadline for all its statements"
+    ),
+    Variable("ISNAD_READY_TIMEOUT_MS", "ready_timeout_ms", 1_000, _int, "how long /readyz waits for the database"),
+    Variable("ISNAD_MAX_IN_FLIGHT", "max_in_flight", 64, _int, "requests each worker serves at once (0: no bound)"),
+    Variable("ISNAD_MAX_QUEUED", "max_queued", 128, _int, "requests each worker lets wait for a place"),
+    Variable("ISNAD_QUEUE_WAIT_MS", "queue_wait_ms", 250, _int, "how long a request waits for a place before a 503"),
+    Variable(
+        "ISNAD_RATE_LIMITS", "rate_limits", "", str, "requests a second and burst per profile, profile=rate/burst,..."
+    ),
+    Variable("ISNAD_SUGGESTIONS", "suggestions", False, _switch, "true: GraphQL errors suggest the schema's names"),
+)
+
+
+def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
+    """Read the variables of `VARIABLES` (the process's environment by default); unset ones take their
+    defaults. Raises `SettingsError` with every mistake at once."""
+    source = os.environ if environ is None else environ
+    values: dict[str, Any] = {}
+    mistakes = []
+    for variable in VARIABLES:
+        try:
+            values[variable.setting] = variable.read(source)
+        except ValueError as error:
+            mistakes.append(f"{variable.name} {error}")
+    if mistakes:
+        raise SettingsError("\n".join(mistakes))
+    return Settings(**values)
+
+
+def describe() -> str:
+    """The table, one variable a line: its name, its default, its help."""
+    width = max(len(variable.name) for variable in VARIABLES)
+    return "\n".join(f"{variable.name:<{width}}  {_shown(variable.default)}: {variable.help}" for variable in VARIABLES)
+
+
+def _shown(default: Any) -> str:
+    if isinstance(default, bool):
+        return "on" if default else "off"
+    return "unset" if default is None or default in ("", ()) else str(default)

@@ -37,8 +37,8 @@ from rich.console import Console
 from rich.table import Table
 
 from app.asgi import create_app
-from app.database import SQL_LOG
-from app.embedded import database_url
+from app.data.database import SQL_LOG
+from app.data.embedded import database_url
 from app.settings import Settings, load_settings
 from bench.api_args import Variables, pick_arguments
 from bench.servers import running_api
@@ -182,7 +182,7 @@ async def capture_statements(
 
 
 class _Recorder(logging.Handler):
-    """The API's statement log (app.database.SQL_LOG): each statement with its arguments."""
+    """The API's statement log (app.data.database.SQL_LOG): each statement with its arguments."""
 
     def __init__(self) -> None:
         super().__init__(logging.DEBUG)
@@ -193,7 +193,7 @@ class _Recorder(logging.Handler):
 
 
 def server_settings(settings: Settings) -> dict[str, str]:
-    """The session settings of the API's connections (app/database.py)."""
+    """The session settings of the API's connections (app/data/database.py)."""
     return {
         "default_transaction_read_only": "on",
         "statement_timeout": str(settings.statement_timeout_ms),

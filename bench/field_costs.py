@@ -1,5 +1,5 @@
 """The database time each field with a resolver claims, on the full database: the figures behind the
-cost weights of app/cost.py (`WEIGHTS`). Prints a table; a script that prints figures, never a test.
+cost weights of app/execution/cost.py (`WEIGHTS`). Prints a table; a script that prints figures, never a test.
 
     python -m bench.field_costs [--samples 40]
 
@@ -28,7 +28,7 @@ from rich.console import Console
 from rich.table import Table
 
 from app.asgi import create_app
-from app.embedded import database_url
+from app.data.embedded import database_url
 from app.settings import Settings, load_settings
 from bench.api_args import Variables, pick_arguments
 from bench.api_bench import ROOT, SEED, server_settings

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from app.embedded import database_url
+from app.data.embedded import database_url
 from app.settings import load_settings
 from ingest.run import run_import
 

@@ -51,7 +51,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from app.embedded import database_url
+from app.data.embedded import database_url
 from app.settings import Settings, load_settings
 from bench.api_args import Variables, pick_arguments, pick_hadith_with_chains
 from bench.servers import (

@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.table import Table
 
 from app.asgi import create_app
-from app.embedded import database_url
+from app.data.embedded import database_url
 from app.settings import Settings, load_settings
 from bench.api_args import Variables, pick_arguments
 from bench.load import SEED, persisted_ids

@@ -4,7 +4,7 @@
 
 Uses ISNAD_DATABASE_URL, else the embedded PostgreSQL. Every query of the evaluation set is sent as a
 search_hadith / search_narrator request over HTTP to the app in process, one at a time, `rounds` times
-after a warm-up run. Each statement is timed where the resolver runs it (app/data/search.py wrapped for
+after a warm-up run. Each statement is timed where the resolver runs it (app/data/search/ wrapped for
 the run), under the tiers it holds: a statement that a request does not send is not counted, one that
 runs and finds nothing is. A hadith statement holding several tiers costs only the tiers it reaches.
 A script that prints figures, never a test.
@@ -28,7 +28,7 @@ from rich.table import Table
 
 from app.asgi import create_app
 from app.data import search
-from app.embedded import database_url
+from app.data.embedded import database_url
 from app.settings import Settings, load_settings
 from bench.search_eval import QUERIES, EvalQuery, read_queries
 

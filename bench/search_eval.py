@@ -30,7 +30,7 @@ from rich.console import Console
 from rich.table import Table
 
 from app.asgi import create_app
-from app.embedded import database_url
+from app.data.embedded import database_url
 from app.settings import load_settings
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -41,7 +41,7 @@ from pathlib import Path
 import httpx
 from rich.console import Console
 
-from app.embedded import database_url
+from app.data.embedded import database_url
 from app.settings import Settings, load_settings
 from bench.load import SEED, Configuration, Draw, answer, configurations, cpu_model, draw
 from bench.load import parse_options as load_defaults

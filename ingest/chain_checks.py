@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from app.arabic import normalize
+from app.text.arabic import normalize
 from ingest.chain_reading import NodeReading
 from ingest.isnad_parser import CONJUNCTIONS, TERMS
 from ingest.isnad_reading import Link

@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from app.arabic import tokens
+from app.text.arabic import tokens
 from ingest import ids
 from ingest.context import ImportContext, Row
 

@@ -1,9 +1,7 @@
 """What every step of an import shares: the data folder, the rows built so far, the bad-row ledger."""
 
-import csv
 import gzip
 import hashlib
-import io
 import json
 import zlib
 from collections import defaultdict
@@ -12,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ingest.csv_records import Record, read_records
 from ingest.errors import MissingInput, TooManyBadRows
 
 BAD_ROW_SHARE = 0.01
@@ -21,9 +20,9 @@ Row = dict[str, Any]
 
 
 def _undecodable_lines(raw: bytes) -> dict[int, str]:
-    """Each line whose bytes are not UTF-8, with where in the line they start."""
+    """Each line whose bytes are not UTF-8, with where in the line they start (lines end with «\\n» only)."""
     found = {}
-    for line_no, line in enumerate(raw.splitlines(), start=1):
+    for line_no, line in enumerate(raw.split(b"\n"), start=1):
         try:
             line.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -41,6 +40,26 @@ class FileLedger:
     rows_read: int = 0
     bad: list[str] = field(default_factory=list)
     undecodable: dict[int, str] = field(default_factory=dict)  # line -> where its bytes are not UTF-8
+
+
+class CsvRow(dict[str, str]):
+    """A CSV record by column; a column its header lacks is the file's fault, named (a damaged or changed
+    header raised a bare KeyError)."""
+
+    def __init__(self, ledger: FileLedger, header: list[str], fields: list[str]) -> None:
+        super().__init__(zip(header, fields, strict=True))
+        self.ledger = ledger
+
+    def __missing__(self, column: str) -> str:
+        raise MissingInput(self.ledger.path, self.ledger.purpose, f"has no column {column!r} in its header")
+
+
+def _undecodable(ledger: FileLedger, record: Record) -> list[tuple[int, str]]:
+    """The first line of `record` whose bytes are not UTF-8, with where: the record is one malformed row."""
+    for line in range(record.first, record.last + 1):
+        if line in ledger.undecodable:
+            return [(line, ledger.undecodable[line])]
+    return []
 
 
 class ImportContext:
@@ -97,7 +116,7 @@ class ImportContext:
         """(line number, object) for each JSON-object line; malformed lines are skipped and counted."""
         text = self._text(path, purpose, source_id, derived)
         ledger = self.files[path]
-        for line_no, line in enumerate(text.splitlines(), start=1):
+        for line_no, line in enumerate(text.split("\n"), start=1):
             if not line.strip():
                 continue
             ledger.rows_read += 1
@@ -118,37 +137,22 @@ class ImportContext:
     def csv(
         self, path: str, purpose: str, source_id: str, *, derived: bool = False
     ) -> Iterator[tuple[int, dict[str, str]]]:
-        """(line number, row) for each CSV record; rows with the wrong field count are skipped. A record over
-        several lines that has the wrong count (a stray «"» that swallowed the lines after it) costs each line
-        it took, reported with its span, so that the 1 % rule counts them all."""
-        text = self._text(path, purpose, source_id, derived)
+        """(first line, row) for each CSV record; a damaged record is skipped (see `ingest.csv_records`), and
+        one that swallowed lines costs each of them, reported with its span, so that the 1 % rule counts them
+        all."""
+        read = read_records(self._text(path, purpose, source_id, derived), path)
+        if read is None:
+            raise MissingInput(path, purpose, "is empty")
+        header, records = read
         ledger = self.files[path]
-        reader = csv.reader(io.StringIO(text, newline=""))
-        try:
-            header = next(reader)
-        except StopIteration:
-            raise MissingInput(path, purpose, "is empty") from None
-        first_line = reader.line_num + 1
-        for record in reader:
-            span = reader.line_num - first_line + 1
-            line, first_line = reader.line_num, reader.line_num + 1
-            ledger.rows_read += span
-            if line in ledger.undecodable:
-                self.skip(path, line, ledger.undecodable[line])
-            elif len(record) != len(header):
-                self._skip_span(path, line, span, f"{len(record)} fields, expected {len(header)}")
-            else:
-                ledger.rows_read -= span - 1  # a quoted field over several lines: one row
-                yield line, dict(zip(header, record, strict=True))
+        for record in records:
+            faults = list(record.line_faults()) or _undecodable(ledger, record)
+            ledger.rows_read += max(len(faults), 1)
+            for line, reason in faults:
+                self.skip(path, line, reason)
+            if not faults:
+                yield record.first, CsvRow(ledger, header, record.fields)
         self._close(path)
-
-    def _skip_span(self, path: str, last: int, span: int, reason: str) -> None:
-        if span == 1:
-            self.skip(path, last, reason)
-            return
-        first = last - span + 1
-        for line in range(first, last + 1):
-            self.skip(path, line, f"{reason}: a quote opened at line {first} runs to line {last}")
 
     def json(self, path: str, purpose: str, source_id: str, *, derived: bool = False) -> Any:
         """A whole JSON document."""

@@ -7,10 +7,13 @@ narrator's name forms and rijal entries (get_narrator_profile), its confirmed oc
 read without sorting, whatever the list holds in all. The narrators' `occurrence_count` and
 `distinct_hadith_count` are counted from those occurrences. The ranks are computed by the server the API reads,
 text compared in its collation; where the tool's order leaves ties (a name form given by two sources), the
-source settles them.
+source settles them. The reader's counts and order of collections, books and chapters come last
+(ingest/reading_order.py).
 """
 
 import asyncpg
+
+from ingest.reading_order import READING_ORDER
 
 OBSERVABLE = "('confirmed', 'probable')"  # nodes whose narrator id the evidence supports
 RELATION_ORDER = "ARRAY['attested', 'probable', 'ambiguous', 'unresolved']"  # strongest status first
@@ -97,7 +100,15 @@ SELECT least_narrator_id, greatest_narrator_id,
  ORDER BY 1, 2, 3
 """
 
-DERIVED = (PROFILE_VARIANT, PROFILE_ENTRY, NARRATOR_OCCURRENCE, NARRATOR_COUNTS, PAIR_RELATION, PAIR_OBSERVATION)
+DERIVED = (
+    PROFILE_VARIANT,
+    PROFILE_ENTRY,
+    NARRATOR_OCCURRENCE,
+    NARRATOR_COUNTS,
+    PAIR_RELATION,
+    PAIR_OBSERVATION,
+    *READING_ORDER,
+)
 
 
 async def fill_derived_tables(conn: asyncpg.Connection) -> None:

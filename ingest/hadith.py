@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from string import ascii_lowercase, whitespace
 from typing import Any
 
-from app.arabic import normalize
+from app.text.arabic import normalize
 from ingest import ids, numbering
 from ingest.context import ImportContext, Row
 from ingest.grades import grade_class

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from app.arabic import normalize
+from app.text.arabic import normalize
 
 TERMS = frozenset(
     {

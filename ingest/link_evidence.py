@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from app.arabic import name_key, normalize
+from app.text.arabic import name_key, normalize
 from ingest.sigla import SIGLA, notice_collections
 from ingest.verdicts import own_text
 
@@ -58,7 +58,7 @@ _NOT_DENIED = frozenset({"هو", "بن", "ابو", "ام", "عم", "عبد", "ا
 @dataclass(frozen=True)
 class Record:
     """What the import knows of a narrator apart from the notice: the dataset's generation and death
-    year, the collections of his chains, the names of his teachers and students (app.arabic.name_key)."""
+    year, the collections of his chains, the names of his teachers and students (app.text.arabic.name_key)."""
 
     name: str
     generation: int | None

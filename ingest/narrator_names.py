@@ -33,7 +33,7 @@ his linked rijal notices (which bring the nisbas the dataset's names often lack:
 import re
 from collections.abc import Iterable
 
-from app.arabic import name_word, name_words, normalize
+from app.text.arabic import name_word, name_words, normalize
 from ingest.isnad_parser import KINSHIP_PRONOUNS, is_kinship_pronoun
 
 _HEADS = frozenset({"عبد", "ابو", "ام", "ذو"})

@@ -24,8 +24,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from app.arabic import normalize
-from app.latin import fold
+from app.text.arabic import normalize
+from app.text.latin import fold
 from ingest.context import ImportContext, Row
 from ingest.verdicts import own_text
 
@@ -57,7 +57,7 @@ NO_STUDENTS = "NA"
 # يتميز حديثه فترك» is 'matruk'. The qualifiers that Ibn Hajar himself keeps inside a rank (يدلس، يرسل،
 # ربما وهم، يخطئ، له أوهام، سيء الحفظ، تغير بأخرة، اختلط without «لم يتميز») leave the tier where his
 # rank word puts it; they are what QUALIFIERS counts. A verdict that is another critic's word
-# («وثقه العجلي») and no rank word gives no tier. Words are compared normalized (app.arabic.normalize).
+# («وثقه العجلي») and no rank word gives no tier. Words are compared normalized (app.text.arabic.normalize).
 GRADE_TIERS = ("companion", "thiqa", "saduq", "maqbul", "majhul", "daif", "matruk")
 HEAD_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("companion", ("صحابي", "صحابية")),

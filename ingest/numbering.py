@@ -11,7 +11,7 @@ first in the collection on a tie); the others are refused. Each refusal keeps it
 from collections import defaultdict
 from dataclasses import dataclass
 
-from app.arabic import tokens
+from app.text.arabic import tokens
 
 # Token containment of the shorter text in the longer at which two Arabic texts are the same hadith
 # (data README 4.1). On the full import every crosswalk number whose kitab agrees has a containment of

@@ -20,7 +20,7 @@ threshold was measured on the hand-checked sample `eval/parallels_sample.csv` (d
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 
-from app.arabic import stem
+from app.text.arabic import stem
 from ingest.context import ImportContext
 
 METHOD = "matn_content_word_containment"

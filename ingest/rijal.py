@@ -40,7 +40,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from app.arabic import normalize
+from app.text.arabic import normalize
 from ingest.context import ImportContext, Row
 from ingest.ids import notice_id
 from ingest.link_evidence import Record, agreement, contradiction, denies, short_name

@@ -1,5 +1,6 @@
 """One import: read every source into rows, write them into a build schema, derive the tables computed from them,
-swap it in, summarize."""
+summarize them and report the skipped rows, then swap the build schema in: the swap is the last thing that can
+fail."""
 
 import asyncio
 import signal
@@ -14,21 +15,18 @@ from types import FrameType
 
 import asyncpg
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from app.arabic import NORMALIZER_VERSION
+from app.text.arabic import NORMALIZER_VERSION
 from ingest import writer
 from ingest.context import ImportContext
 from ingest.derived import fill_derived_tables
 from ingest.errors import ImportInterrupted
+from ingest.reporter import Reporter
 from ingest.sources import SOURCES
 from ingest.steps import STEPS
-from ingest.summary import print_summary, table_counts
+from ingest.summary import print_summary
 
 SCHEMA_VERSION = 1
-
-
-EXAMPLES_SHOWN = 5  # skipped rows shown per file
 
 
 @dataclass(frozen=True)
@@ -39,21 +37,10 @@ class ImportReport:
     write_seconds: float
 
 
-def _progress(console: Console) -> Progress:
-    return Progress(
-        TextColumn("{task.description:<40}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=False,
-    )
-
-
-def read_sources(data_dir: Path, console: Console) -> ImportContext:
+def read_sources(data_dir: Path, reporter: Reporter) -> ImportContext:
     """Run every reading step; raises ImportFailed before anything is written."""
     ctx = ImportContext(data_dir)
-    with _progress(console) as progress:
+    with reporter.progress() as progress:
         task = progress.add_task("reading sources", total=len(STEPS))
         for name, build in STEPS:
             progress.update(task, description=f"reading: {name}")
@@ -93,29 +80,27 @@ def _add_provenance(ctx: ImportContext, data_dir: Path) -> None:
 
 
 async def write_database(
-    ctx: ImportContext, url: str, live_schema: str, console: Console, reader_role: str | None = None
+    ctx: ImportContext, url: str, live_schema: str, reporter: Reporter, reader_role: str | None = None
 ) -> dict[str, int]:
-    """Write into a build schema and swap it in; on any failure the live schema is untouched."""
+    """Write into a build schema, summarize it, report the skipped rows and swap it in: rows per table. On any
+    failure, the swap included, the live schema is untouched."""
     conn = await writer.connect_creating_database(url)
     try:
         await writer.acquire_import_lock(conn)
         try:
-            await _build_and_swap(conn, ctx, live_schema, console, reader_role)
+            return await _build_and_swap(conn, ctx, live_schema, reporter, reader_role)
         except BaseException:
             await writer.drop_build_schema(conn)
             raise
-        await conn.execute(f"SET search_path TO {live_schema}, public")
-        await print_summary(conn, console)
-        return await table_counts(conn)
     finally:
         await conn.close()
 
 
 async def _build_and_swap(
-    conn: asyncpg.Connection, ctx: ImportContext, live_schema: str, console: Console, reader_role: str | None
-) -> None:
+    conn: asyncpg.Connection, ctx: ImportContext, live_schema: str, reporter: Reporter, reader_role: str | None
+) -> dict[str, int]:
     await writer.create_build_schema(conn)
-    with _progress(console) as progress:
+    with reporter.progress() as progress:
         total = sum(len(rows) for rows in ctx.tables.values())
         task = progress.add_task("writing rows (COPY)", total=total)
 
@@ -128,19 +113,10 @@ async def _build_and_swap(
     await writer.analyze(conn)
     if reader_role:
         await writer.grant_reader(conn, reader_role)
+    counts = await print_summary(conn, reporter)
+    reporter.bad_rows(ctx.bad_rows())
     await writer.swap_in(conn, live_schema)
-
-
-def report_bad_rows(console: Console, bad: list[str]) -> None:
-    """Per file, how many rows were skipped and the first of them, printed as the data wrote them: a row's
-    «[/b]» or «:100:» is text, never markup or an emoji."""
-    by_file: dict[str, list[str]] = {}
-    for example in bad:
-        by_file.setdefault(example.split(":", 1)[0], []).append(example)
-    for path, examples in by_file.items():
-        console.print(f"{len(examples)} malformed rows skipped in {path}; first:", markup=False, emoji=False)
-        for example in examples[:EXAMPLES_SHOWN]:
-            console.print(f"  {example}", markup=False, emoji=False, highlight=False)
+    return counts
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
@@ -167,17 +143,17 @@ def _stopped_by_signals() -> Iterator[None]:
 def run_import(
     data_dir: Path, url: str, live_schema: str, console: Console, reader_role: str | None = None
 ) -> ImportReport:
+    """Import `data_dir` into `live_schema`, printing through a `Reporter` on `console`."""
     with _stopped_by_signals():
-        return _run_import(data_dir, url, live_schema, console, reader_role)
+        return _run_import(data_dir, url, live_schema, Reporter(console), reader_role)
 
 
-def _run_import(data_dir: Path, url: str, live_schema: str, console: Console, reader_role: str | None) -> ImportReport:
+def _run_import(
+    data_dir: Path, url: str, live_schema: str, reporter: Reporter, reader_role: str | None
+) -> ImportReport:
     started = time.perf_counter()
     asyncio.run(writer.refuse_if_locked(url))
-    ctx = read_sources(data_dir, console)
+    ctx = read_sources(data_dir, reporter)
     read_done = time.perf_counter()
-    counts = asyncio.run(write_database(ctx, url, live_schema, console, reader_role))
-    bad = ctx.bad_rows()
-    if bad:
-        report_bad_rows(console, bad)
-    return ImportReport(counts, bad, read_done - started, time.perf_counter() - read_done)
+    counts = asyncio.run(write_database(ctx, url, live_schema, reporter, reader_role))
+    return ImportReport(counts, ctx.bad_rows(), read_done - started, time.perf_counter() - read_done)

@@ -65,7 +65,8 @@ CREATE TABLE collection (
     code           text NOT NULL UNIQUE,        -- sunnah.com code: 'bukhari', 'muslim', 'nawawi40' ...
     name_en        text,
     name_ar        text,
-    name_fr        text
+    name_fr        text,
+    hadith_count   integer NOT NULL DEFAULT 0   -- its hadith rows (ingest/reading_order.py)
 );
 
 CREATE TABLE book (                             -- kitab
@@ -76,9 +77,11 @@ CREATE TABLE book (                             -- kitab
     title_en       text,
     title_fr       text,
     source_id      text NOT NULL REFERENCES source,
-    source_key     text
+    source_key     text,
+    hadith_count   integer NOT NULL DEFAULT 0,  -- its hadith rows (ingest/reading_order.py)
+    seq_in_collection integer                   -- its first hadith's: its place in the collection's order
 );
-CREATE INDEX book_collection_idx ON book (collection_id);
+CREATE INDEX book_collection_idx ON book (collection_id, seq_in_collection);
 
 CREATE TABLE chapter (                          -- bab
     chapter_id     integer PRIMARY KEY,
@@ -87,9 +90,11 @@ CREATE TABLE chapter (                          -- bab
     title_ar       text,
     title_en       text,
     source_id      text NOT NULL REFERENCES source,
-    source_key     text
+    source_key     text,
+    hadith_count   integer NOT NULL DEFAULT 0,  -- its hadith rows (ingest/reading_order.py)
+    seq_in_collection integer                   -- its first hadith's: its place in the book's order
 );
-CREATE INDEX chapter_book_idx ON chapter (book_id);
+CREATE INDEX chapter_book_idx ON chapter (book_id, seq_in_collection);
 
 CREATE TABLE hadith (
     hadith_id            integer PRIMARY KEY,
@@ -122,7 +127,8 @@ CREATE TABLE hadith (
 );
 CREATE INDEX hadith_collection_idx ON hadith (collection_id, seq_in_collection);
 CREATE INDEX hadith_number_idx ON hadith (collection_id, canonical_number);
-CREATE INDEX hadith_book_idx ON hadith (book_id);
+CREATE INDEX hadith_book_idx ON hadith (book_id, seq_in_collection);
+CREATE INDEX hadith_chapter_idx ON hadith (chapter_id, seq_in_collection);
 CREATE INDEX hadith_text_ar_trgm_idx ON hadith USING gin (text_ar_normalized gin_trgm_ops);
 CREATE INDEX hadith_text_ar_terms_idx ON hadith USING gin (text_ar_terms);
 CREATE INDEX hadith_text_fr_terms_idx ON hadith USING gin (text_fr_terms);
@@ -301,6 +307,7 @@ CREATE TABLE chain_check (                      -- an integrity check a dataset 
 );
 
 -- derived at import ------------------------------------------------------------------------------
+
 -- The lists the narrator tools page through, each in the order a tool lists it, with each row's rank in it:
 -- filled by SQL (ingest/derived.py) from the tables above once they are written. No foreign keys: every row
 -- is read from rows that passed theirs. A pair of narrators is keyed by its lower and its higher id.
@@ -379,6 +386,18 @@ CREATE TABLE pair_observation (
     chain_checks_passed  boolean NOT NULL,      -- the chain fails no check of chain_check
     PRIMARY KEY (least_narrator_id, greatest_narrator_id, observation_rank),
     CHECK (least_narrator_id < greatest_narrator_id)
+);
+
+-- The reader's list of what a collection's texts come from (ingest/reading_order.py fills it, with the
+-- hadith counts and first hadith of collection, book and chapter).
+CREATE TABLE collection_source (                -- the records a collection's hadith rows come from, by role
+    collection_id        integer NOT NULL,
+    source_rank          integer NOT NULL,      -- 1-based: by role, source_id, edition_id
+    role                 text NOT NULL,         -- a hadith_source_record role
+    source_id            text NOT NULL,
+    edition_id           text,
+    hadith_count         integer NOT NULL,      -- the collection's hadith with a record of this role and edition
+    PRIMARY KEY (collection_id, source_rank)
 );
 
 -- commentary -------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """What the search reads besides the texts: the stems of each hadith's Arabic, the vocabulary of the
 Arabic stems and French words (search_term), and every name form of every narrator with its search
 keys (narrator_search_form). Built from the rows of the earlier steps, with the normalizers of
-app.arabic and app.latin, so that the importer and the API compare texts alike.
+app.text.arabic and app.text.latin, so that the importer and the API compare texts alike.
 
 The name forms are the narrator_name_variant forms, the parts of a dataset name that the dataset
 writes apart («أبو هريرة - عبد الرحمن بن صخر الدوسي», «Abu Karayb, Muhammad bin al-'Ala'»), and the
@@ -17,7 +17,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 
-from app import arabic, latin
+from app.text import arabic, latin
 from ingest.context import ImportContext, Row
 from ingest.isnad_parser import is_kinship_pronoun
 

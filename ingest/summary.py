@@ -1,12 +1,8 @@
 """The figures an import ends with: rows per table and the coverage of what the tools can answer."""
 
-from collections.abc import Mapping, Sequence
-
 import asyncpg
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
+from ingest.reporter import Reporter
 from ingest.writer import table_order
 
 COVERAGE: tuple[tuple[str, str], ...] = (
@@ -67,27 +63,10 @@ async def table_counts(conn: asyncpg.Connection) -> dict[str, int]:
     return {table: await conn.fetchval(f"SELECT count(*) FROM {table}") for table in table_order()}
 
 
-def render_table(console: Console, title: str, records: Sequence[Mapping[str, object]]) -> None:
-    table = Table(title=title, title_justify="left")
-    if not records:
-        console.print(f"{title}: none")
-        return
-    columns = list(records[0].keys())
-    for column in columns:
-        table.add_column(column, justify="left" if column in {"collection", "work", "origin"} else "right")
-    for record in records:
-        table.add_row(*(f"{v:,}" if isinstance(v, int) else escape(str(v)) for v in record.values()))
-    console.print(table)
-
-
-async def print_summary(conn: asyncpg.Connection, console: Console) -> None:
-    """Print rows per table, then each coverage table (the search_path names the schema)."""
+async def print_summary(conn: asyncpg.Connection, reporter: Reporter) -> dict[str, int]:
+    """Print rows per table, then each coverage table (the search_path names the schema); return the rows."""
     counts = await table_counts(conn)
-    rows = Table(title="Rows per table", title_justify="left")
-    rows.add_column("table")
-    rows.add_column("rows", justify="right")
-    for table, count in counts.items():
-        rows.add_row(table, f"{count:,}")
-    console.print(rows)
+    reporter.table("Rows per table", [{"table": table, "rows": count} for table, count in counts.items()])
     for title, sql in COVERAGE:
-        render_table(console, title, [dict(record) for record in await conn.fetch(sql)])
+        reporter.table(title, [dict(record) for record in await conn.fetch(sql)])
+    return counts

@@ -11,7 +11,7 @@ COMMON_NAME_NARRATORS narrators or more in the dataset («سعيد» 347, «ال
 from collections import Counter
 from collections.abc import Iterable
 
-from app.arabic import normalize
+from app.text.arabic import normalize
 
 COMMON_NAME_NARRATORS = 50
 RELATIONAL_WORDS = frozenset(

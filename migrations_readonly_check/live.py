@@ -10,8 +10,8 @@ import asyncpg
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.data.database import RequestDatabase
 from app.data.tables import metadata
-from app.database import RequestDatabase
 
 READ_ONLY_SQLSTATE = "25006"
 WRITE_PROBE = "CREATE TABLE readonly_probe (id integer)"

@@ -3,12 +3,21 @@
 from app.errors import InvalidInput
 
 MAX_QUERY_LENGTH = 500
+MAX_PAGE = 100_000
 
 
 def require_id(value: int, argument: str) -> int:
     if value < 1:
         raise InvalidInput(f"{argument} must be a positive id.", alias="invalid_id")
     return value
+
+
+def require_page(value: int | None) -> int:
+    """A page number from 1; null is the first page."""
+    page = 1 if value is None else value
+    if not 1 <= page <= MAX_PAGE:
+        raise InvalidInput(f"page must be between 1 and {MAX_PAGE}.", alias="invalid_page")
+    return page
 
 
 def require_text(value: str, argument: str, longest: int = MAX_QUERY_LENGTH) -> str:

@@ -1,24 +1,23 @@
 """search_hadith: candidate hadith by citation, Arabic wording or French wording, tier by tier.
 
-A query that reads as a citation (app/references.py) is answered by the `reference` tier alone.
+A query that reads as a citation (app/text/references.py) is answered by the `reference` tier alone.
 Otherwise the tiers run best first on the query's language, each filling what the earlier ones left
 of `limit`: `exact` (the normalized phrase), `fulltext` (every word; Arabic prefixes tolerated, French
 stemmed), then `fuzzy` for hadith that nothing better matched (most words, each as said or one letter
 off, ranked with the trigram similarity of query and text). Every hit is an inference.
 """
 
-from app import arabic, latin
+from dataclasses import dataclass
+
 from app.data import search
+from app.data.database import RequestDatabase
 from app.data.records import HadithHitRecord
-from app.database import RequestDatabase
 from app.errors import UnsupportedLanguage
+from app.execution.context import Context
 from app.limits import SEARCH_HADITH
-from app.references import Citation, parse_citation
+from app.text import arabic, latin
+from app.text.references import Citation, parse_citation
 from resolvers.arguments import require_id, require_query
-from resolvers.provenance import Sources, provenance
-from schema.common import EvidenceStatus, ObjectType
-from schema.info import Info
-from schema.search import HadithHit, HadithSearchResult, MatchMethod
 
 LANGUAGES = ("ar", "fr", "auto")
 MIN_FUZZY_LETTERS = 4  # shorter words must be heard right: one letter off, they are other words
@@ -26,52 +25,27 @@ NO_FRENCH = (
     "No source gives French for Jami' at-Tirmidhi, Muslim's Introduction or Ibn Majah's first section, nor "
     "for some Malik records: those hadith cannot match a French query."
 )
+REFERENCE = "reference"  # the match method of a citation
 NOTHING_FOUND = "No hadith matched. Absence of a match is not evidence that no such hadith exists."
 TWO_READINGS = (
     "The two numbers can be read as a hadith number ({number}) or as hadith {hadith} of book {book}: "
     "the hadith of both readings are candidates."
 )
 
-Found = list[tuple[MatchMethod, HadithHitRecord]]
+Found = list[tuple[str, HadithHitRecord]]  # (the match method, the hit)
 
 
-def _hit(method: MatchMethod, record: HadithHitRecord, sources: Sources) -> HadithHit:
-    entries = [
-        provenance(
-            sources,
-            record.hadith_id,
-            ObjectType.hadith,
-            record.source_id,
-            source_key=record.source_key,
-            edition_id=record.edition_id,
-            locator=record.canonical_reference,
-        )
-    ]
-    if record.text_fr is not None and record.text_fr_edition_id:
-        entries.append(
-            provenance(
-                sources,
-                record.hadith_id,
-                ObjectType.hadith,
-                "hadith-api",
-                edition_id=record.text_fr_edition_id,
-                locator=record.canonical_reference,
-            )
-        )
-    return HadithHit(
-        hadith_id=record.hadith_id,
-        canonical_reference=record.canonical_reference,
-        text_ar=record.text_ar,
-        text_fr=record.text_fr,
-        match_method=method,
-        score=record.score,
-        evidence_status=EvidenceStatus.inference,
-        provenance=entries,
-    )
+@dataclass(frozen=True, slots=True)
+class HadithCandidates:
+    """The hits, best first, at most `limit`; whether more exist; what the answer must say of its coverage."""
+
+    hits: Found
+    truncated: bool
+    capability_note: str | None
 
 
 def _found_as(hits: search.HadithHits) -> Found:
-    return [(MatchMethod(tier), record) for tier, record in hits]
+    return list(hits)
 
 
 def _rest(scope: search.HadithScope, found: Found) -> search.HadithScope:
@@ -112,27 +86,25 @@ def _readings(citation: Citation) -> list[str]:
     return [TWO_READINGS.format(number=citation.number, book=book, hadith=hadith)]
 
 
-async def _cited(info: Info, citation: Citation, scope: search.HadithScope) -> Found:
-    records = await search.hadith_by_citation(
-        info.context.db, citation.code, citation.numbers(), citation.in_book, scope
-    )
-    return [(MatchMethod.reference, record) for record in records]
+async def _cited(context: Context, citation: Citation, scope: search.HadithScope) -> Found:
+    records = await search.hadith_by_citation(context.db, citation.code, citation.numbers(), citation.in_book, scope)
+    return [(REFERENCE, record) for record in records]
 
 
-async def _found(info: Info, query: str, language: str, scope: search.HadithScope) -> tuple[Found, list[str]]:
+async def _found(context: Context, query: str, language: str, scope: search.HadithScope) -> tuple[Found, list[str]]:
     """The hits, and what the answer must say of its coverage."""
     citation = parse_citation(query)
     if citation is not None:
-        return await _cited(info, citation, scope), _readings(citation)
-    db = info.context.db
+        return await _cited(context, citation, scope), _readings(citation)
+    db = context.db
     if language == "fr":
         return await _french(db, query, scope), [NO_FRENCH]
     return await _arabic(db, query, scope), []
 
 
 async def search_hadith(
-    info: Info, query: str, query_language: str | None, collection_id: int | None, limit: int | None
-) -> HadithSearchResult:
+    context: Context, query: str, query_language: str | None, collection_id: int | None, limit: int | None
+) -> HadithCandidates:
     language = query_language or "auto"
     if language not in LANGUAGES:
         raise UnsupportedLanguage("query_language must be 'ar', 'fr' or 'auto'.")
@@ -142,11 +114,6 @@ async def search_hadith(
         require_id(collection_id, "collection_id")
     if language == "auto":
         language = "ar" if arabic.is_arabic(text) else "fr"
-    found, notes = await _found(info, text, language, search.HadithScope(collection_id, [], bound + 1))
-    sources = await info.context.sources.load(info.context.db)
+    found, notes = await _found(context, text, language, search.HadithScope(collection_id, [], bound + 1))
     notes = notes if found else [NOTHING_FOUND, *notes]
-    return HadithSearchResult(
-        results=[_hit(method, record, sources) for method, record in found[:bound]],
-        truncated=len(found) > bound,
-        capability_note=" ".join(notes) or None,
-    )
+    return HadithCandidates(found[:bound], len(found) > bound, " ".join(notes) or None)

@@ -1,54 +1,68 @@
 """search_narrator: candidate narrators by any name form, tier by tier (exact, prefix, substring,
 fulltext, fuzzy), with the filters. Every hit is an inference, never an identification.
 
-An Arabic query is compared through app.arabic.name_key with the Arabic name forms; a Latin one
-through app.latin.name_key with the Latin forms (the dataset's transliterations). The fuzzy tier also
+An Arabic query is compared through app.text.arabic.name_key with the Arabic name forms; a Latin one
+through app.text.latin.name_key with the Latin forms (the dataset's transliterations). The fuzzy tier also
 compares consonant skeletons across scripts, so a Latin query can meet an Arabic form («Ibn Shihab»
-and «ابن شهاب»). Each tier fills what the earlier ones left of `limit` (app/data/search.py runs them
+and «ابن شهاب»). Each tier fills what the earlier ones left of `limit` (app/data/search/names.py runs them
 all in one statement).
 """
 
-from app import arabic, latin
+from dataclasses import dataclass
+from typing import Protocol
+
 from app.data import search
 from app.data.records import NarratorHitRecord
 from app.errors import InvalidInput, UnsupportedLanguage
+from app.execution.context import Context
 from app.limits import SEARCH_NARRATOR
+from app.text import arabic, latin
 from resolvers.arguments import require_query, require_text
-from resolvers.provenance import Sources, provenance
-from schema.common import EvidenceStatus, ObjectType
-from schema.info import Info
-from schema.search import GRADE_TIERS, REGIONS, MatchTier, NarratorFilters, NarratorHit, NarratorSearchResult
 
+# The values of search_narrator's filters (listed in their descriptions).
+GRADE_TIERS = ("companion", "thiqa", "saduq", "maqbul", "daif", "matruk", "majhul")
+# The regions most narrators have (AR-Sanad's living city, in Arabic), with the Latin names also accepted.
+REGIONS = {
+    "الكوفة": ("Kufa", "Koufa", "al-Kufa"),
+    "البصرة": ("Basra", "Bassora", "al-Basra"),
+    "بغداد": ("Baghdad",),
+    "مصر": ("Egypt", "Misr", "Egypte"),
+    "المدينة": ("Medina", "Madina", "Madinah", "Medine"),
+    "مكة": ("Mecca", "Makka", "Makkah", "La Mecque"),
+    "دمشق": ("Damascus", "Dimashq", "Damas"),
+    "الشام": ("Sham", "Syria", "Levant", "Syrie"),
+    "نيسابور": ("Nishapur", "Naysabur", "Nichapur"),
+    "حمص": ("Homs", "Hims"),
+    "طرسوس": ("Tarsus",),
+    "أصبهان": ("Isfahan", "Asbahan", "Ispahan"),
+    "مرو": ("Merv", "Marw"),
+    "الري": ("Rayy", "Ray"),
+    "العراق": ("Iraq", "Irak"),
+    "واسط": ("Wasit",),
+    "بلخ": ("Balkh",),
+    "اليمن": ("Yemen",),
+}
 LANGUAGES = ("ar", "latin", "auto")
 GENERATIONS = range(1, 13)
 FILTER_LENGTH = 100
 REGION_KEYS = {latin.name_key(name): arabic.normalize(city) for city, names in REGIONS.items() for name in names}
+Found = list[tuple[str, NarratorHitRecord]]  # (the match tier, the hit)
 
 
-def _hit(tier: MatchTier, record: NarratorHitRecord, sources: Sources) -> NarratorHit:
-    narrator = record.narrator
-    return NarratorHit(
-        narrator_id=narrator.narrator_id,
-        name_ar=narrator.name_ar,
-        name_fr=narrator.name_fr,
-        canonical_display=narrator.canonical_display,
-        match_tier=tier,
-        score=record.score,
-        evidence_status=EvidenceStatus.inference,
-        provenance=[
-            provenance(
-                sources, narrator.narrator_id, ObjectType.narrator, narrator.source_id, source_key=narrator.source_key
-            ),
-            provenance(
-                sources,
-                narrator.narrator_id,
-                ObjectType.narrator,
-                record.form_source_id,
-                source_key=record.form_source_key,
-                locator=f"name form: {record.matched_form}",
-            ),
-        ],
-    )
+class Filters(Protocol):
+    """search_narrator's filters, as the schema's input gives them; None means no filter."""
+
+    grade_tier: str | None
+    region: str | None
+    generation: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class NarratorCandidates:
+    """The hits, best first, at most `limit`, and whether more exist."""
+
+    hits: Found
+    truncated: bool
 
 
 def _generation(value: str | None) -> int | None:
@@ -74,27 +88,22 @@ def _region(value: str | None) -> str | None:
     return arabic.normalize(city) if arabic.is_arabic(city) else REGION_KEYS.get(latin.name_key(city), city)
 
 
-def _scope(filters: NarratorFilters | None, script: str, most: int) -> search.NarratorScope:
-    given = filters or NarratorFilters()
+def _scope(filters: Filters | None, script: str, most: int) -> search.NarratorScope:
+    grade_tier, region, generation = (
+        (filters.grade_tier, filters.region, filters.generation) if filters else (None,) * 3
+    )
     return search.NarratorScope(
         script=script,
-        grade_tier=_grade_tier(given.grade_tier),
-        region=_region(given.region),
-        generation=_generation(given.generation),
+        grade_tier=_grade_tier(grade_tier),
+        region=_region(region),
+        generation=_generation(generation),
         most=most,
     )
 
 
-async def _tiers(
-    info: Info, query: str, skeleton: str, scope: search.NarratorScope
-) -> list[tuple[MatchTier, NarratorHitRecord]]:
-    found = await search.narrators_by_name(info.context.db, query, skeleton, scope)
-    return [(MatchTier[tier], record) for tier, record in found]
-
-
 async def search_narrator(
-    info: Info, query: str, query_language: str | None, filters: NarratorFilters | None, limit: int | None
-) -> NarratorSearchResult:
+    context: Context, query: str, query_language: str | None, filters: Filters | None, limit: int | None
+) -> NarratorCandidates:
     language = query_language or "auto"
     if language not in LANGUAGES:
         raise UnsupportedLanguage("query_language must be 'ar', 'latin' or 'auto'.")
@@ -103,9 +112,6 @@ async def search_narrator(
     script = ("ar" if arabic.is_arabic(text) else "latin") if language == "auto" else language
     names = arabic if script == "ar" else latin
     key, skeleton = names.name_key(text), names.skeleton(text)
-    found = await _tiers(info, key, skeleton, _scope(filters, script, bound + 1)) if key else []
-    sources = await info.context.sources.load(info.context.db)
-    return NarratorSearchResult(
-        results=[_hit(tier, record, sources) for tier, record in found[:bound]],
-        truncated=len(found) > bound,
-    )
+    scope = _scope(filters, script, bound + 1)
+    found = list(await search.narrators_by_name(context.db, key, skeleton, scope)) if key else []
+    return NarratorCandidates(found[:bound], len(found) > bound)

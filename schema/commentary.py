@@ -1,10 +1,15 @@
 """Published, validated commentary passages on a hadith, as `get_hadith_commentary` returns them."""
 
 from enum import Enum
+from typing import Self
 
 import strawberry
 
-from schema.common import EvidenceStatus, Provenance
+from app.data.records import PassageRecord
+from resolvers.get_hadith_commentary import Commentary
+from schema.common import EvidenceStatus, ObjectType, Provenance, Sources
+
+VERIFIED = "lemma_verified"
 
 
 @strawberry.enum(description="The publication status of a translation.")
@@ -41,6 +46,31 @@ class CommentaryPassage:
         description="The work and author, edition page, repository and commit, licence and alignment."
     )
 
+    @classmethod
+    def from_record(cls, record: PassageRecord, sources: Sources) -> Self:
+        marker = f"[{record.marker_no}]" if record.marker_no else None
+        locator = ", ".join(part for part in (record.page, marker) if part) or None
+        return cls(
+            passage_id=record.passage_id,
+            passage_kind=record.passage_kind,
+            source_text=record.text,
+            translation=None,
+            alignment_status=record.alignment_status,
+            alignment_confidence=record.alignment_confidence,
+            evidence_status=EvidenceStatus.fact if record.alignment_status == VERIFIED else EvidenceStatus.inference,
+            provenance=[
+                Provenance.of(
+                    sources,
+                    record.passage_id,
+                    ObjectType.commentary_passage,
+                    record.source_id,
+                    source_key=record.source_key,
+                    locator=locator,
+                    with_licence=True,
+                )
+            ],
+        )
+
 
 @strawberry.type(description="The public commentary passages on a hadith.")
 class HadithCommentary:
@@ -50,3 +80,12 @@ class HadithCommentary:
     capability_note: str | None = strawberry.field(
         description="What the sources cannot give for this request (beyond the contract)."
     )
+
+    @classmethod
+    def from_record(cls, found: Commentary, sources: Sources) -> Self:
+        return cls(
+            hadith_id=found.hadith_id,
+            passages=[CommentaryPassage.from_record(record, sources) for record in found.passages.items],
+            truncated=found.passages.truncated,
+            capability_note=found.capability_note,
+        )

@@ -1,10 +1,15 @@
-"""The contract's shared shapes: evidence status, provenance, and the enums every tool uses."""
+"""The contract's shared shapes: evidence status, provenance (built from the records a claim comes from), and the
+enums every tool uses. A field the source does not give stays null: nothing here reconstructs a value."""
 
+from collections.abc import Mapping
 from enum import Enum
-from typing import NewType
+from typing import NewType, Self
 
 import strawberry
 
+from app.data.records import SourceRecord
+
+Sources = Mapping[str, SourceRecord]
 ObjectId = NewType("ObjectId", object)
 OBJECT_ID_SCALAR = strawberry.scalar(
     name="ObjectId",
@@ -57,3 +62,40 @@ class Provenance:
     locator: str | None = strawberry.field(
         description="Where in the source: page, entry number, offset, or repository commit."
     )
+
+    @classmethod
+    def of(
+        cls,
+        sources: Sources,
+        object_id: int | str,
+        object_type: ObjectType,
+        source_id: str,
+        *,
+        source_key: str | None = None,
+        edition_id: str | None = None,
+        locator: str | None = None,
+        with_licence: bool = False,
+    ) -> Self:
+        source = sources.get(source_id)
+        return cls(
+            object_id=ObjectId(object_id),
+            object_type=object_type,
+            source_type=SourceType(source.source_type) if source else None,
+            source_id=source_id,
+            source_key=source_key,
+            source_title=source.title if source else None,
+            edition_id=edition_id,
+            citation=citation(source, with_licence=with_licence) if source else None,
+            locator=locator,
+        )
+
+
+def citation(source: SourceRecord, *, with_licence: bool = False) -> str:
+    """'author, title (repository@commit)', and the licence as stated where the contract asks for it."""
+    text = f"{source.author}, {source.title}" if source.author else source.title
+    if source.repository:
+        version = f"@{source.commit_sha[:12]}" if source.commit_sha else ""
+        text += f" ({source.repository}{version})"
+    if with_licence and source.licence:
+        text += f". Licence as stated: {source.licence}"
+    return text

@@ -1,16 +1,41 @@
-"""A hadith as `get_hadith` returns it, with its collection, book and chapter."""
+"""A hadith, its chains and their nodes, and the narrator summary that navigation reaches: the types that
+point at each other, together, each mapping its record (`from_record`)."""
 
-from typing import TYPE_CHECKING, Annotated
+from enum import Enum
+from typing import Annotated, Self
 
 import strawberry
 
-from schema.common import EvidenceStatus, Provenance
-from schema.info import Info
+from app.data.records import (
+    BookRecord,
+    ChainRecord,
+    ChapterRecord,
+    CollectionRecord,
+    HadithChainsRecord,
+    HadithRecord,
+    MatnRecord,
+    NarratorRecord,
+    NodeRecord,
+    ParallelRecord,
+    TakhrijRecord,
+)
+from app.limits import WORDING_DIFFERENCES_MAX
+from resolvers.get_hadith_chains import chains_of_hadith
+from resolvers.hadith_grades import grades_of_hadith
+from resolvers.narrator_summary import hadiths_of_narrator, load_narrator_summary
+from resolvers.reading_books import chapter_of_book, chapters_of_book, hadiths_of_book, hadiths_of_chapter
+from resolvers.reading_collections import book_of_collection, books_of_collection, sources_of_collection
+from resolvers.reading_common import NumberedPage
+from resolvers.reading_hadith import hadith_of_collection, neighbour
+from resolvers.takhrij import isnad_tree_of_hadith, parallels_of_hadith
+from resolvers.tree_graph import MIN_CHAINS, Graph, GraphEdge, GraphNode, merge
+from resolvers.wording import differences
+from schema.common import EvidenceStatus, ObjectType, Provenance, Sources
+from schema.grade import GradeList
+from schema.info import Info, sources
+from schema.reading import CollectionSource, HadithLimit, ListLimit, Number, Page, PageNumber, page_of
 
-if TYPE_CHECKING:
-    from schema.chain import HadithChains
-    from schema.grade import GradeList
-    from schema.takhrij import IsnadTree, ParallelList
+DATASET = "dataset"  # the origin of a chain the cited dataset lists (the importer reads the others from the text)
 
 
 @strawberry.type(description="A collection of hadith (Sahih al-Bukhari, Sahih Muslim ...).")
@@ -20,6 +45,39 @@ class Collection:
     name: str | None = strawberry.field(description="Its name, in Latin transliteration.")
     name_ar: str | None = strawberry.field(description="Its Arabic name.")
     name_fr: str | None = strawberry.field(description="Its French name, where a source gives one.")
+    hadith_count: int = strawberry.field(description="How many of its hadith this database holds.")
+
+    @strawberry.field(description="The records its hadith rows come from, by role, source and edition (the reader's).")
+    async def sources(self, info: Info) -> list[CollectionSource]:
+        found = await sources_of_collection(info.context, self.id)
+        catalog = await sources(info)
+        return [CollectionSource.from_record(record, catalog) for record in found]
+
+    @strawberry.field(description="Its books, in the collection's order (that of their first hadith).")
+    async def books(self, info: Info, page: PageNumber = 1, limit: ListLimit = None) -> "Page[Book]":
+        asked = await books_of_collection(info.context, self.id, page, limit)
+        return page_of(asked, [Book.from_record(record) for record in asked.found.items])
+
+    @strawberry.field(description="Its book of this kitab number ('0' = introduction); NOT_FOUND when none.")
+    async def book(self, info: Info, number: Number) -> "Book":
+        return Book.from_record(await book_of_collection(info.context, self.id, number))
+
+    @strawberry.field(
+        description="Its hadith of this canonical number ('1'; Muslim's '8a'); NOT_FOUND when none has it."
+    )
+    async def hadith(self, info: Info, number: Number) -> "Hadith":
+        return Hadith.from_record(await hadith_of_collection(info.context, self.id, number), await sources(info))
+
+    @classmethod
+    def from_record(cls, record: CollectionRecord) -> Self:
+        return cls(
+            id=record.collection_id,
+            code=record.code,
+            name=record.name_en,
+            name_ar=record.name_ar,
+            name_fr=record.name_fr,
+            hadith_count=record.hadith_count,
+        )
 
 
 @strawberry.type(description="A book (kitab) of a collection.")
@@ -29,6 +87,31 @@ class Book:
     title: str | None = strawberry.field(description="Its Arabic title.")
     title_en: str | None = strawberry.field(description="Its English title.")
     title_fr: str | None = strawberry.field(description="Its French title, where a source gives one.")
+    hadith_count: int = strawberry.field(description="How many of its hadith this database holds.")
+
+    @strawberry.field(description="Its chapters, in the collection's order; empty where no source gives them.")
+    async def chapters(self, info: Info, page: PageNumber = 1, limit: ListLimit = None) -> "Page[Chapter]":
+        asked = await chapters_of_book(info.context, self.id, page, limit)
+        return page_of(asked, [Chapter.from_record(record) for record in asked.found.items])
+
+    @strawberry.field(description="Its chapter of this bab number; NOT_FOUND when none.")
+    async def chapter(self, info: Info, number: Number) -> "Chapter":
+        return Chapter.from_record(await chapter_of_book(info.context, self.id, number))
+
+    @strawberry.field(description="Its hadith, in the collection's order, with or without chapters.")
+    async def hadiths(self, info: Info, page: PageNumber = 1, limit: HadithLimit = None) -> "Page[Hadith]":
+        return await Hadith.page_of(info, await hadiths_of_book(info.context, self.id, page, limit))
+
+    @classmethod
+    def from_record(cls, record: BookRecord) -> Self:
+        return cls(
+            id=record.book_id,
+            number=record.number,
+            title=record.title_ar,
+            title_en=record.title_en,
+            title_fr=record.title_fr,
+            hadith_count=record.hadith_count,
+        )
 
 
 @strawberry.type(description="A chapter (bab) of a book, where a source gives chapters.")
@@ -37,6 +120,21 @@ class Chapter:
     number: str | None = strawberry.field(description="Its number in the source.")
     title: str | None = strawberry.field(description="Its Arabic title.")
     title_en: str | None = strawberry.field(description="Its English title.")
+    hadith_count: int = strawberry.field(description="How many of its hadith this database holds.")
+
+    @strawberry.field(description="Its hadith, in the collection's order.")
+    async def hadiths(self, info: Info, page: PageNumber = 1, limit: HadithLimit = None) -> "Page[Hadith]":
+        return await Hadith.page_of(info, await hadiths_of_chapter(info.context, self.id, page, limit))
+
+    @classmethod
+    def from_record(cls, record: ChapterRecord) -> Self:
+        return cls(
+            id=record.chapter_id,
+            number=record.number,
+            title=record.title_ar,
+            title_en=record.title_en,
+            hadith_count=record.hadith_count,
+        )
 
 
 @strawberry.type(description="A canonical hadith and its corpus reference.")
@@ -60,10 +158,10 @@ class Hadith:
         self,
         info: Info,
         limit: Annotated[int | None, strawberry.argument(description="How many chains at most (5, max 20).")] = None,
-    ) -> Annotated["HadithChains", strawberry.lazy("schema.chain")]:
-        from resolvers.get_hadith_chains import chains_of_hadith
-
-        return await chains_of_hadith(info, self.hadith_id, limit)
+    ) -> "HadithChains":
+        return HadithChains.from_record(
+            await chains_of_hadith(info.context, self.hadith_id, limit), await sources(info)
+        )
 
     @strawberry.field(
         description="The grades that its sources attribute to graders, by source then grader: attributions, "
@@ -73,10 +171,9 @@ class Hadith:
         self,
         info: Info,
         limit: Annotated[int | None, strawberry.argument(description="How many grades at most (5, max 20).")] = None,
-    ) -> Annotated["GradeList", strawberry.lazy("schema.grade")]:
-        from resolvers.hadith_grades import grades_of_hadith
-
-        return await grades_of_hadith(info, self.hadith_id, limit)
+    ) -> GradeList:
+        found = await grades_of_hadith(info.context, self.hadith_id, limit)
+        return GradeList.from_record(self.hadith_id, found, await sources(info))
 
     @strawberry.field(
         description="The hadith whose matn is the same report (takhrij), by similarity: inferences from the matns "
@@ -86,10 +183,9 @@ class Hadith:
         self,
         info: Info,
         limit: Annotated[int | None, strawberry.argument(description="How many parallels at most (5, max 20).")] = None,
-    ) -> Annotated["ParallelList", strawberry.lazy("schema.takhrij")]:
-        from resolvers.parallels import parallels_of_hadith
-
-        return await parallels_of_hadith(info, self.hadith_id, limit)
+    ) -> "ParallelList":
+        found = await parallels_of_hadith(info.context, self.hadith_id, limit)
+        return ParallelList.from_record(found, await sources(info))
 
     @strawberry.field(
         description="Its chains and those of its first parallels merged by narrator into one tree, with the madar "
@@ -101,7 +197,511 @@ class Hadith:
         limit: Annotated[
             int | None, strawberry.argument(description="How many parallels' chains to merge at most (5, max 20).")
         ] = None,
-    ) -> Annotated["IsnadTree", strawberry.lazy("schema.takhrij")]:
-        from resolvers.isnad_tree import isnad_tree_of_hadith
+    ) -> "IsnadTree":
+        found = await isnad_tree_of_hadith(info.context, self.hadith_id, limit)
+        return IsnadTree.from_record(found, await sources(info))
 
-        return await isnad_tree_of_hadith(info, self.hadith_id, limit)
+    @strawberry.field(description="The hadith just before it in its collection's order; null for the first.")
+    async def previous(self, info: Info) -> "Hadith | None":
+        found = await neighbour(info.context, self.hadith_id, following=False)
+        return None if found is None else Hadith.from_record(found, await sources(info))
+
+    @strawberry.field(description="The hadith just after it in its collection's order; null for the last.")
+    async def next(self, info: Info) -> "Hadith | None":
+        found = await neighbour(info.context, self.hadith_id, following=True)
+        return None if found is None else Hadith.from_record(found, await sources(info))
+
+    @classmethod
+    async def page_of(cls, info: Info, asked: NumberedPage[HadithRecord]) -> Page[Self]:
+        catalog = await sources(info)
+        return page_of(asked, [cls.from_record(record, catalog) for record in asked.found.items])
+
+    @classmethod
+    def from_record(cls, record: HadithRecord, sources: Sources) -> Self:
+        book, chapter = record.book, record.chapter
+        return cls(
+            hadith_id=record.hadith_id,
+            canonical_reference=record.canonical_reference,
+            collection=Collection.from_record(record.collection),
+            book=None if book is None else Book.from_record(book),
+            chapter=None if chapter is None else Chapter.from_record(chapter),
+            text_ar=record.text_ar,
+            text_fr=record.text_fr,
+            evidence_status=EvidenceStatus.fact,
+            provenance=[
+                Provenance.of(
+                    sources,
+                    record.hadith_id,
+                    ObjectType.hadith,
+                    key.source_id,
+                    source_key=key.source_key,
+                    edition_id=key.edition_id,
+                    locator=record.in_book_reference if key.role == "text_ar" else None,
+                )
+                for key in record.sources
+            ],
+        )
+
+
+@strawberry.type(description="A narrator, as navigation from chains, relations and search reaches one.")
+class NarratorSummary:
+    narrator_id: int = strawberry.field(description="The narrator's stable id (the muslimscholars scholar_indx).")
+    name_ar: str | None = strawberry.field(description="The Arabic name the dataset gives.")
+    name_fr: str | None = strawberry.field(description="A French form a source gives; none does today.")
+    canonical_display: str | None = strawberry.field(description="The display form: the Latin transliteration.")
+    generation: int | None = strawberry.field(description="The tabaqa (1-12) of the dataset's generation label.")
+    grade_tier: str | None = strawberry.field(description="The tier of Ibn Hajar's verdict in a linked Taqrib notice.")
+    region: str | None = strawberry.field(description="Where the narrator lived, where a source says.")
+    death_year_hijri: int | None = strawberry.field(description="The death year (AH) the dataset gives.")
+
+    @strawberry.field(description="Hadith in which the narrator occurs as a confirmed chain node, by hadith id.")
+    async def hadiths(
+        self,
+        info: Info,
+        limit: Annotated[int | None, strawberry.argument(description="How many hadith at most (5, max 20).")] = None,
+    ) -> "HadithList":
+        page = await hadiths_of_narrator(info.context, self.narrator_id, limit)
+        catalog = await sources(info)
+        return HadithList(
+            items=[Hadith.from_record(record, catalog) for record in page.items], truncated=page.truncated
+        )
+
+    @classmethod
+    def from_record(cls, record: NarratorRecord) -> Self:
+        return cls(
+            narrator_id=record.narrator_id,
+            name_ar=record.name_ar,
+            name_fr=record.name_fr,
+            canonical_display=record.canonical_display,
+            generation=record.generation,
+            grade_tier=record.grade_tier,
+            region=record.region,
+            death_year_hijri=record.death_year_hijri,
+        )
+
+    @classmethod
+    async def load(cls, info: Info, narrator_id: int | None) -> Self | None:
+        """The summary of a narrator that navigation names (none where no narrator is named)."""
+        record = None if narrator_id is None else await load_narrator_summary(info.context, narrator_id)
+        return None if record is None else cls.from_record(record)
+
+
+@strawberry.type(description="A bounded list of hadith.")
+class HadithList:
+    items: list[Hadith] = strawberry.field(description="The hadith, at most `limit`.")
+    truncated: bool = strawberry.field(description="True when more exist than returned.")
+
+
+@strawberry.enum(description="What the evidence says of a chain node's narrator.")
+class ResolutionStatus(Enum):
+    confirmed = strawberry.enum_value(
+        "confirmed", description="The text's own mention at this place names the narrator (one of his name forms)."
+    )
+    probable = strawberry.enum_value(
+        "probable",
+        description="One candidate, from weaker evidence (a relational mention such as «أبيه», or an id "
+        "whose mention in the text is not his name).",
+    )
+    ambiguous = strawberry.enum_value("ambiguous", description="Several candidates; no narrator id is given.")
+    unresolved = strawberry.enum_value("unresolved", description="No candidate; no narrator id is given.")
+
+
+@strawberry.type(description="One narrator's place in a chain.")
+class ChainNode:
+    position: int = strawberry.field(description="1 = the compiler's end of the chain.")
+    narrator_id: int | None = strawberry.field(description="The narrator, where the evidence names one; else null.")
+    mention_ar: str | None = strawberry.field(
+        description="The narrator as the Arabic text mentions him or her: the text's own span, null where no link of "
+        "the text stands for this node."
+    )
+    transmission_term_ar: str | None = strawberry.field(description="The transmission term before the mention.")
+    resolution_status: ResolutionStatus = strawberry.field(description="How far the evidence identifies the narrator.")
+    confidence: float | None = strawberry.field(description="The measured confidence of that status, where known.")
+    node_id: int = strawberry.field(description="The node's stable id (beyond the contract).")
+    method: str = strawberry.field(
+        description="How the status was reached, e.g. dataset_id+text_names_narrator, dataset_id+relational_mention, "
+        "dataset_id_not_in_text (beyond the contract; docs/data-quality.md lists them)."
+    )
+
+    @strawberry.field(description="The narrator of this node, where one is named (navigation).")
+    async def narrator(self, info: Info) -> NarratorSummary | None:
+        return await NarratorSummary.load(info, self.narrator_id)
+
+    @classmethod
+    def from_record(cls, node: NodeRecord) -> Self:
+        return cls(
+            position=node.position,
+            narrator_id=node.narrator_id,
+            mention_ar=node.mention_ar,
+            transmission_term_ar=node.transmission_term_ar,
+            resolution_status=ResolutionStatus(node.resolution_status),
+            confidence=node.confidence,
+            node_id=node.node_id,
+            method=node.method,
+        )
+
+
+@strawberry.enum(description="An integrity check of a dataset chain read against its written isnad.")
+class ChainCheckCode(Enum):
+    repeated_narrator = strawberry.enum_value("repeated_narrator", description="One narrator at two positions.")
+    order_against_text = strawberry.enum_value(
+        "order_against_text", description="The text names a node's narrator only out of the chain's order."
+    )
+    narrator_missing = strawberry.enum_value(
+        "narrator_missing", description="Between two nodes the text names a narrator the chain leaves out."
+    )
+    tahwil_flattened = strawberry.enum_value(
+        "tahwil_flattened", description="Two consecutive nodes stand either side of a change of chain («ح»)."
+    )
+    co_narrators_flattened = strawberry.enum_value(
+        "co_narrators_flattened", description="Two consecutive nodes are co-narrators under one term in the text."
+    )
+    no_companion_at_top = strawberry.enum_value(
+        "no_companion_at_top", description="The chain stops below the Companions for a report of the Prophet."
+    )
+    impossible_meeting = strawberry.enum_value(
+        "impossible_meeting", description="By the dataset's years, a teacher and his student could not have met."
+    )
+
+
+@strawberry.type(description="An integrity check a chain fails.")
+class ChainCheck:
+    code: ChainCheckCode = strawberry.field(description="The check.")
+    reason: str = strawberry.field(description="What failed it, in a short sentence (positions, names, years).")
+
+
+@strawberry.type(description="A chain of transmission observed for a hadith.")
+class Chain:
+    chain_id: int = strawberry.field(description="The chain's stable id.")
+    chain_number: int = strawberry.field(description="Its number among the hadith's chains, from 1.")
+    nodes: list[ChainNode] = strawberry.field(description="Its nodes, by position.")
+    evidence_status: EvidenceStatus = strawberry.field(
+        description="fact for a chain the cited dataset lists and that passes every integrity check against the "
+        "written isnad; insufficient_evidence for one that fails a check, and for one read from the text."
+    )
+    failed_checks: list[ChainCheck] = strawberry.field(
+        description="The integrity checks the chain fails against its written isnad; empty when it passes them all "
+        "(beyond the contract)."
+    )
+    provenance: list[Provenance] = strawberry.field(description="The chain's record and the hadith's reference.")
+
+    @classmethod
+    def from_record(cls, chain: ChainRecord, hadith: HadithChainsRecord, sources: Sources) -> Self:
+        """A dataset chain that passes its integrity checks is a fact of the dataset; one that fails a check, or a
+        chain read from the text by the importer, is not."""
+        text = hadith.text
+        return cls(
+            chain_id=chain.chain_id,
+            chain_number=chain.chain_number,
+            nodes=[ChainNode.from_record(node) for node in chain.nodes],
+            evidence_status=chain_evidence(chain),
+            failed_checks=[ChainCheck(code=ChainCheckCode(check.code), reason=check.reason) for check in chain.checks],
+            provenance=[
+                Provenance.of(sources, chain.chain_id, ObjectType.chain, chain.source_id, source_key=chain.source_key),
+                Provenance.of(
+                    sources,
+                    hadith.hadith_id,
+                    ObjectType.hadith,
+                    text.source_id,
+                    source_key=text.source_key,
+                    edition_id=text.edition_id,
+                    locator=hadith.canonical_reference,
+                ),
+            ],
+        )
+
+
+@strawberry.type(description="The observed chains of a hadith.")
+class HadithChains:
+    hadith_id: int = strawberry.field(description="The hadith.")
+    chains: list[Chain] = strawberry.field(description="Its chains, by chain_number, at most `limit`.")
+    truncated: bool = strawberry.field(description="True when the hadith has more chains than returned.")
+
+    @classmethod
+    def from_record(cls, found: HadithChainsRecord, sources: Sources) -> Self:
+        return cls(
+            hadith_id=found.hadith_id,
+            chains=[Chain.from_record(chain, found, sources) for chain in found.chains.items],
+            truncated=found.chains.truncated,
+        )
+
+
+# takhrij: a hadith's parallels and their chains drawn as one isnad tree ---------------------------------------
+
+METHOD = "matn_content_word_containment"  # ingest/parallels.py
+NO_MATN = "This hadith has no matn split from its isnad in the sources read: its parallels are not computed."
+MADAR_METHOD = "narrator_id_in_every_chain_or_unidentified_node+nearest_to_compilers"
+NO_CONVERGENCE = "Fewer than two chains: no convergence to read."
+NO_COMMON = "No narrator identified by the evidence stands in two chains and may stand in every other."
+
+
+def matn_provenance(sources: Sources, hadith_id: int, matn: MatnRecord | None) -> list[Provenance]:
+    if matn is None:
+        return []
+    return [Provenance.of(sources, hadith_id, ObjectType.hadith, matn.source_id, source_key=matn.source_key)]
+
+
+def chain_evidence(chain: ChainRecord) -> EvidenceStatus:
+    """As get_hadith_chains: a dataset chain that passes every integrity check is a fact, any other chain not."""
+    is_fact = chain.origin == DATASET and not chain.checks
+    return EvidenceStatus.fact if is_fact else EvidenceStatus.insufficient_evidence
+
+
+@strawberry.type(description="A hadith whose matn is the same report as the hadith's, by matn similarity.")
+class Parallel:
+    hadith_id: int = strawberry.field(description="The parallel hadith.")
+    canonical_reference: str = strawberry.field(description="Its reference ('muslim:1907a').")
+    similarity: float = strawberry.field(
+        description="The content words the two matns share, over the shorter one's count (0-1)."
+    )
+    method: str = strawberry.field(description="How the similarity was measured (docs/data-quality.md, Parallels).")
+    evidence_status: EvidenceStatus = strawberry.field(
+        description="Always inference: a measure of likeness between two texts, never a statement of a source."
+    )
+    provenance: list[Provenance] = strawberry.field(
+        description="The matn records compared: the hadith's, then the parallel's (the LK corpus's isnad/matn split)."
+    )
+
+    @classmethod
+    def from_record(cls, found: TakhrijRecord, parallel: ParallelRecord, sources: Sources) -> Self:
+        return cls(
+            hadith_id=parallel.hadith_id,
+            canonical_reference=parallel.canonical_reference,
+            similarity=parallel.similarity,
+            method=METHOD,
+            evidence_status=EvidenceStatus.inference,
+            provenance=[
+                *matn_provenance(sources, found.hadith_id, found.matn),
+                *matn_provenance(sources, parallel.hadith_id, parallel.matn),
+            ],
+        )
+
+
+@strawberry.type(description="A bounded list of a hadith's parallels.")
+class ParallelList:
+    items: list[Parallel] = strawberry.field(
+        description="The parallels, by similarity (highest first), at most `limit`."
+    )
+    truncated: bool = strawberry.field(description="True when more exist than returned.")
+    capability_note: str | None = strawberry.field(
+        description="Why no parallel can be listed, where the hadith has no matn to compare; null otherwise."
+    )
+
+    @classmethod
+    def from_record(cls, found: TakhrijRecord, sources: Sources) -> Self:
+        return cls(
+            items=[Parallel.from_record(found, parallel, sources) for parallel in found.parallels.items],
+            truncated=found.parallels.truncated,
+            capability_note=NO_MATN if found.matn is None else None,
+        )
+
+
+@strawberry.type(description="A narrator, or an unidentified node kept apart, in a merged isnad tree.")
+class TreeNode:
+    key: str = strawberry.field(
+        description="'narrator:<id>' for a narrator merged across chains; 'node:<node_id>' for a node whose narrator "
+        "the evidence does not identify (ambiguous, unresolved), never merged."
+    )
+    narrator_id: int | None = strawberry.field(description="The narrator; null for a node kept apart.")
+    mention_ar: str | None = strawberry.field(description="The first mention of him in the chains' texts.")
+    resolution_statuses: list[ResolutionStatus] = strawberry.field(
+        description="The statuses of his nodes in the chains, each once."
+    )
+    chain_count: int = strawberry.field(description="How many chains he stands in: those whose node_keys hold his key.")
+    is_madar: bool = strawberry.field(description="True for the madar (the common link) of the tree.")
+
+    @strawberry.field(description="The narrator, where one is named (navigation).")
+    async def narrator(self, info: Info) -> NarratorSummary | None:
+        return await NarratorSummary.load(info, self.narrator_id)
+
+
+@strawberry.type(description="A link of transmission in the tree: a narrator and the one who received from him.")
+class TreeEdge:
+    upper_key: str = strawberry.field(description="The narrator nearer the Prophet (the teacher).")
+    lower_key: str = strawberry.field(description="The narrator nearer the compiler (the student).")
+    transmission_terms: list[str] = strawberry.field(
+        description="The terms the chains write for this link (حدثنا, عن ...), the most frequent first."
+    )
+    chain_count: int = strawberry.field(
+        description="How many chains carry this link: those whose node_keys hold the two keys side by side."
+    )
+
+
+@strawberry.type(description="A chain drawn in the tree.")
+class TreeChain:
+    chain_id: int = strawberry.field(description="The chain.")
+    hadith_id: int = strawberry.field(description="The hadith (version) it carries.")
+    canonical_reference: str = strawberry.field(description="That hadith's reference.")
+    node_keys: list[str] = strawberry.field(description="Its nodes' keys, by position (the compiler's end first).")
+    evidence_status: EvidenceStatus = strawberry.field(
+        description="As get_hadith_chains: fact for a dataset chain that passes every integrity check, else "
+        "insufficient_evidence."
+    )
+    failed_checks: list[ChainCheckCode] = strawberry.field(
+        description="The integrity checks it fails: the chain is marked, not dropped."
+    )
+
+
+@strawberry.enum(description="How a version's wording differs from the hadith's at one place.")
+class DifferenceKind(Enum):
+    added = strawberry.enum_value("added", description="The version has words the hadith lacks.")
+    dropped = strawberry.enum_value("dropped", description="The version lacks words the hadith has.")
+    changed = strawberry.enum_value("changed", description="The version has other words in their place.")
+
+
+@strawberry.type(description="One place where a version's wording differs from the hadith's (normalized Arabic).")
+class WordingDifference:
+    kind: DifferenceKind = strawberry.field(description="Added, dropped or changed.")
+    words_hadith: str = strawberry.field(description="The hadith's words there (empty where it has none).")
+    words_version: str = strawberry.field(description="The version's words there (empty where it has none).")
+
+
+@strawberry.type(description="A version of the report (the hadith or a parallel) and the branch that carries it.")
+class TreeVersion:
+    hadith_id: int = strawberry.field(description="The hadith of this version.")
+    canonical_reference: str = strawberry.field(description="Its reference.")
+    similarity: float | None = strawberry.field(description="Its similarity to the hadith; null for the hadith.")
+    chain_ids: list[int] = strawberry.field(description="The chains that carry it: its branch of the tree.")
+    differences: list[WordingDifference] | None = strawberry.field(
+        description="Its wording against the hadith's matn, in text order (empty for the hadith itself); null where "
+        "either matn is unknown."
+    )
+    differences_truncated: bool = strawberry.field(description="True when more differences exist than listed.")
+
+
+@strawberry.type(
+    description="The madar (common link): the narrator nearest the compilers through whom every chain passes."
+)
+class Madar:
+    key: str = strawberry.field(description="His node's key in the tree.")
+    narrator_id: int = strawberry.field(description="The narrator.")
+    method: str = strawberry.field(description="How he was found.")
+    chain_count: int = strawberry.field(description="How many chains name him.")
+    unidentified_chain_ids: list[int] = strawberry.field(
+        description="The chains that do not name him but hold a node kept apart, which may be him."
+    )
+    evidence_status: EvidenceStatus = strawberry.field(
+        description="Always inference: read from the chains' narrator ids as the dataset gives them."
+    )
+    provenance: list[Provenance] = strawberry.field(description="The chains that name him.")
+
+
+@strawberry.type(description="The chains of a hadith and of its parallels merged by narrator into one graph.")
+class IsnadTree:
+    hadith_id: int = strawberry.field(description="The hadith.")
+    nodes: list[TreeNode] = strawberry.field(description="The narrators and the nodes kept apart.")
+    edges: list[TreeEdge] = strawberry.field(description="The links between them.")
+    chains: list[TreeChain] = strawberry.field(description="The chains merged, by hadith then chain number.")
+    versions: list[TreeVersion] = strawberry.field(description="The hadith, then each parallel merged, by similarity.")
+    madar: Madar | None = strawberry.field(description="The madar, where one exists; null otherwise (see madar_note).")
+    madar_note: str | None = strawberry.field(
+        description="Why no madar is given (no narrator named by two chains and possible in every other); never a "
+        "negation."
+    )
+    truncated: bool = strawberry.field(description="True when the hadith has more parallels than `limit` merged.")
+    evidence_status: EvidenceStatus = strawberry.field(
+        description="inference: the merge reads parallels (an inference) and the chains' narrator ids together."
+    )
+    provenance: list[Provenance] = strawberry.field(description="The hadith's matn record, where it has one.")
+
+    @classmethod
+    def from_record(cls, found: TakhrijRecord, sources: Sources) -> Self:
+        graph = merge(found.chains)
+        references = {found.hadith_id: found.canonical_reference}
+        references |= {parallel.hadith_id: parallel.canonical_reference for parallel in found.parallels.items}
+        enough = sum(1 for path in graph.paths.values() if path) >= MIN_CHAINS
+        return cls(
+            hadith_id=found.hadith_id,
+            nodes=[_node(node, graph.madar) for node in graph.nodes],
+            edges=[_edge(edge) for edge in graph.edges],
+            chains=[_chain(chain, graph, references) for chain in found.chains],
+            versions=_versions(found),
+            madar=_madar(graph, found, sources),
+            madar_note=None if graph.madar else (NO_COMMON if enough else NO_CONVERGENCE),
+            truncated=found.parallels.truncated,
+            evidence_status=EvidenceStatus.inference,
+            provenance=matn_provenance(sources, found.hadith_id, found.matn),
+        )
+
+
+def _node(node: GraphNode, madar: GraphNode | None) -> TreeNode:
+    return TreeNode(
+        key=node.key,
+        narrator_id=node.narrator_id,
+        mention_ar=node.mention_ar,
+        resolution_statuses=[ResolutionStatus(status) for status in node.statuses],
+        chain_count=len(node.chain_ids),
+        is_madar=node is madar,
+    )
+
+
+def _edge(edge: GraphEdge) -> TreeEdge:
+    return TreeEdge(
+        upper_key=edge.upper,
+        lower_key=edge.lower,
+        transmission_terms=[term for term, _ in edge.terms.most_common()],
+        chain_count=len(edge.chain_ids),
+    )
+
+
+def _chain(chain: ChainRecord, graph: Graph, references: dict[int, str]) -> TreeChain:
+    return TreeChain(
+        chain_id=chain.chain_id,
+        hadith_id=chain.hadith_id,
+        canonical_reference=references[chain.hadith_id],
+        node_keys=graph.paths[chain.chain_id],
+        evidence_status=chain_evidence(chain),
+        failed_checks=[ChainCheckCode(check.code) for check in chain.checks],
+    )
+
+
+def _wording(base: MatnRecord | None, other: MatnRecord | None) -> tuple[list[WordingDifference] | None, bool]:
+    if base is None or other is None:
+        return None, False
+    found = differences(base.text, other.text)
+    listed = [
+        WordingDifference(kind=DifferenceKind(d.kind), words_hadith=d.words_hadith, words_version=d.words_other)
+        for d in found
+    ]
+    return listed[:WORDING_DIFFERENCES_MAX], len(listed) > WORDING_DIFFERENCES_MAX
+
+
+def _versions(found: TakhrijRecord) -> list[TreeVersion]:
+    members: list[tuple[int, str, float | None, MatnRecord | None]] = [
+        (found.hadith_id, found.canonical_reference, None, found.matn)
+    ]
+    members += [(p.hadith_id, p.canonical_reference, p.similarity, p.matn) for p in found.parallels.items]
+    versions = []
+    for hadith_id, reference, similarity, matn in members:
+        listed, truncated = _wording(found.matn, matn)
+        versions.append(
+            TreeVersion(
+                hadith_id=hadith_id,
+                canonical_reference=reference,
+                similarity=similarity,
+                chain_ids=[chain.chain_id for chain in found.chains if chain.hadith_id == hadith_id],
+                differences=listed,
+                differences_truncated=truncated,
+            )
+        )
+    return versions
+
+
+def _madar(graph: Graph, found: TakhrijRecord, sources: Sources) -> Madar | None:
+    madar = graph.madar
+    if madar is None or madar.narrator_id is None:
+        return None
+    chains = [
+        Provenance.of(sources, chain.chain_id, ObjectType.chain, chain.source_id, source_key=chain.source_key)
+        for chain in found.chains
+        if chain.chain_id in madar.chain_ids
+    ]
+    return Madar(
+        key=madar.key,
+        narrator_id=madar.narrator_id,
+        method=MADAR_METHOD,
+        chain_count=len(madar.chain_ids),
+        unidentified_chain_ids=[chain for chain, path in graph.paths.items() if path and madar.key not in path],
+        evidence_status=EvidenceStatus.inference,
+        provenance=chains,
+    )

@@ -1,45 +1,33 @@
-"""Narrators: the summary reached by navigation, the profile, and the occurrences in chains."""
+"""Narrators: the profile, and the occurrences in chains (the summary navigation reaches: schema/hadith.py)."""
 
 from enum import Enum
-from typing import TYPE_CHECKING, Annotated
+from typing import Self
 
 import strawberry
 
-from schema.common import EvidenceStatus, Provenance
-from schema.info import Info
+from app.data.records import (
+    AssertionRecord,
+    LegacyFieldRecord,
+    NarratorRecord,
+    NoticeLinkRecord,
+    OccurrenceRecord,
+    ProfileRecord,
+    VariantRecord,
+)
+from resolvers.get_hadith import load_hadith
+from resolvers.get_narrator_hadiths import Occurrences
+from schema.common import EvidenceStatus, ObjectType, Provenance, Sources
+from schema.hadith import Hadith
+from schema.info import Info, sources
 
-if TYPE_CHECKING:
-    from schema.hadith import Hadith
-
-
-@strawberry.type(description="A narrator, as navigation from chains, relations and search reaches one.")
-class NarratorSummary:
-    narrator_id: int = strawberry.field(description="The narrator's stable id (the muslimscholars scholar_indx).")
-    name_ar: str | None = strawberry.field(description="The Arabic name the dataset gives.")
-    name_fr: str | None = strawberry.field(description="A French form a source gives; none does today.")
-    canonical_display: str | None = strawberry.field(description="The display form: the Latin transliteration.")
-    generation: int | None = strawberry.field(description="The tabaqa (1-12) of the dataset's generation label.")
-    grade_tier: str | None = strawberry.field(description="The tier of Ibn Hajar's verdict in a linked Taqrib notice.")
-    region: str | None = strawberry.field(description="Where the narrator lived, where a source says.")
-    death_year_hijri: int | None = strawberry.field(description="The death year (AH) the dataset gives.")
-
-    @strawberry.field(description="Hadith in which the narrator occurs as a confirmed chain node, by hadith id.")
-    async def hadiths(
-        self,
-        info: Info,
-        limit: Annotated[int | None, strawberry.argument(description="How many hadith at most (5, max 20).")] = None,
-    ) -> "HadithList":
-        from resolvers.narrator_summary import hadiths_of_narrator
-
-        return await hadiths_of_narrator(info, self.narrator_id, limit)
-
-
-@strawberry.type(description="A bounded list of hadith.")
-class HadithList:
-    items: list[Annotated["Hadith", strawberry.lazy("schema.hadith")]] = strawberry.field(
-        description="The hadith, at most `limit`."
-    )
-    truncated: bool = strawberry.field(description="True when more exist than returned.")
+# The legacy fields every profile reports, with the dataset that would give them.
+LEGACY_FIELDS = (
+    ("generation_label", "muslimscholars"),
+    ("birth_date_hijri", "muslimscholars"),
+    ("death_date_hijri", "muslimscholars"),
+    ("reliability_grade", "takhrij-backend"),
+)
+LINKED = "LINKED"
 
 
 @strawberry.type(description="Who the narrator is: names only, no judgement.")
@@ -51,6 +39,18 @@ class NarratorIdentity:
         description="Other name forms: the Latin transliteration, rijal headwords, forms seen in isnads."
     )
 
+    @classmethod
+    def from_record(cls, narrator: NarratorRecord, variants: tuple[VariantRecord, ...]) -> Self:
+        """The variants are every other form: the Latin transliteration first, then the recorded forms."""
+        shown = {narrator.name_ar, narrator.canonical_display}
+        forms = [form for form in (narrator.name_latin, *(v.form for v in variants)) if form and form not in shown]
+        return cls(
+            name_ar=narrator.name_ar,
+            name_fr=narrator.name_fr,
+            canonical_display=narrator.canonical_display,
+            variants=list(dict.fromkeys(forms)),
+        )
+
 
 @strawberry.type(description="A field of a legacy dataset, kept apart from scholarly assertions.")
 class LegacyField:
@@ -60,6 +60,36 @@ class LegacyField:
         description="fact when the dataset gives the value, else insufficient_evidence."
     )
     provenance: list[Provenance] = strawberry.field(description="The dataset record.")
+
+    @classmethod
+    def every_field(
+        cls,
+        narrator: NarratorRecord,
+        fields: tuple[LegacyFieldRecord, ...],
+        sources: Sources,
+    ) -> list[Self]:
+        """Every expected field: its value where the dataset gives one, else insufficient_evidence."""
+        given = {(f.field, f.source_id): f for f in fields}
+        result = []
+        for name, source_id in LEGACY_FIELDS:
+            found = given.get((name, source_id))
+            result.append(
+                cls(
+                    field=name,
+                    value=found.value if found else None,
+                    evidence_status=EvidenceStatus.fact if found else EvidenceStatus.insufficient_evidence,
+                    provenance=[
+                        Provenance.of(
+                            sources,
+                            narrator.narrator_id,
+                            ObjectType.narrator,
+                            source_id,
+                            source_key=found.source_key if found else narrator.source_key,
+                        )
+                    ],
+                )
+            )
+        return result
 
 
 @strawberry.enum(description="How a rijal notice is linked to the narrator.")
@@ -79,6 +109,33 @@ class SourceEntry:
     )
     provenance: list[Provenance] = strawberry.field(description="The work, its entry and page, and the link's method.")
 
+    @classmethod
+    def from_record(cls, link: NoticeLinkRecord, sources: Sources) -> Self:
+        linked = link.status == LINKED
+        return cls(
+            entry_id=link.entry_id,
+            text=link.text,
+            resolution_status=LinkStatus(link.status),
+            evidence_status=EvidenceStatus.fact if linked else EvidenceStatus.insufficient_evidence,
+            provenance=[
+                Provenance.of(
+                    sources,
+                    link.entry_id,
+                    ObjectType.narrator_entry,
+                    link.work_source_id,
+                    source_key=link.entry_id,
+                    locator=", ".join(p for p in (link.entry_id, link.page) if p),
+                ),
+                Provenance.of(
+                    sources,
+                    link.narrator_id,
+                    ObjectType.narrator,
+                    link.link_source_id,
+                    source_key=f"link:{link.method}",
+                ),
+            ],
+        )
+
 
 @strawberry.type(description="A scholar's stated verdict on the narrator, with its locator.")
 class CanonicalAssertion:
@@ -86,6 +143,36 @@ class CanonicalAssertion:
     value: str = strawberry.field(description="The verdict, as the source words it.")
     evidence_status: EvidenceStatus = strawberry.field(description="Always fact: the verdict is in the source.")
     provenance: list[Provenance] = strawberry.field(description="The work, entry and page, where known.")
+
+    @classmethod
+    def from_record(cls, record: AssertionRecord, sources: Sources) -> Self:
+        return cls(
+            field=record.field,
+            value=record.value,
+            evidence_status=EvidenceStatus.fact,
+            provenance=[
+                Provenance.of(
+                    sources,
+                    record.narrator_id,
+                    ObjectType.narrator,
+                    record.source_id,
+                    source_key=record.source_key,
+                    locator=record.locator,
+                )
+            ],
+        )
+
+
+def _note(profile: ProfileRecord) -> str:
+    notes = []
+    if profile.narrator.name_fr is None:
+        notes.append("No source gives a French form of this name.")
+    if not any(link.status == LINKED for link in profile.notice_links.items):
+        notes.append("No rijal notice is linked to this narrator with agreeing evidence.")
+    if not profile.assertions:
+        notes.append("No scholarly verdict on this narrator is recorded in the sources.")
+    notes.append("Assertions carry no confidence: the sources give none. Absence is never a negation.")
+    return " ".join(notes)
 
 
 @strawberry.type(description="A narrator's profile: identity, legacy data, rijal entries and assertions kept apart.")
@@ -98,11 +185,25 @@ class NarratorProfile:
     truncated: bool = strawberry.field(description="True when more notices or name forms exist than returned.")
     capability_note: str | None = strawberry.field(description="What the sources cannot tell about this narrator.")
 
+    @classmethod
+    def from_record(cls, profile: ProfileRecord, sources: Sources) -> Self:
+        narrator, links = profile.narrator, profile.notice_links
+        return cls(
+            narrator_id=narrator.narrator_id,
+            identity=NarratorIdentity.from_record(narrator, profile.variants.items),
+            legacy_scholarly_data=LegacyField.every_field(narrator, profile.legacy_fields, sources),
+            source_entries=[SourceEntry.from_record(link, sources) for link in links.items],
+            canonical_assertions=[CanonicalAssertion.from_record(a, sources) for a in profile.assertions],
+            truncated=links.truncated or profile.variants.truncated,
+            capability_note=_note(profile),
+        )
+
 
 @strawberry.enum(description="What an item of get_narrator_hadiths is.")
 class OccurrenceType(Enum):
     chain_occurrence = strawberry.enum_value(
-        "chain_occurrence", description="The narrator stands in a chain of the hadith; no relation is implied."
+        "chain_occurrence",
+        description="The narrator stands in a chain of the hadith; no relation is implied.",
     )
 
 
@@ -118,10 +219,37 @@ class NarratorHadithItem:
     provenance: list[Provenance] = strawberry.field(description="The hadith, chain and node records.")
 
     @strawberry.field(description="The hadith (navigation).")
-    async def hadith(self, info: Info) -> Annotated["Hadith", strawberry.lazy("schema.hadith")]:
-        from resolvers.get_hadith import load_hadith
+    async def hadith(self, info: Info) -> Hadith:
+        return Hadith.from_record(await load_hadith(info.context, self.hadith_id), await sources(info))
 
-        return await load_hadith(info, self.hadith_id)
+    @classmethod
+    def from_record(cls, record: OccurrenceRecord, sources: Sources) -> Self:
+        return cls(
+            hadith_id=record.hadith_id,
+            canonical_reference=record.canonical_reference,
+            chain_id=record.chain_id,
+            node_id=record.node_id,
+            position=record.position,
+            relation_type=OccurrenceType.chain_occurrence,
+            evidence_status=EvidenceStatus.fact,
+            provenance=[
+                Provenance.of(
+                    sources,
+                    record.node_id,
+                    ObjectType.chain_node,
+                    record.chain_source_id,
+                    source_key=record.node_source_key,
+                    locator=record.canonical_reference,
+                ),
+                Provenance.of(
+                    sources,
+                    record.chain_id,
+                    ObjectType.chain,
+                    record.chain_source_id,
+                    source_key=record.chain_source_key,
+                ),
+            ],
+        )
 
 
 @strawberry.type(description="A page of a narrator's confirmed occurrences in chains.")
@@ -132,3 +260,15 @@ class NarratorHadiths:
     page: int = strawberry.field(description="This page, from 1.")
     items: list[NarratorHadithItem] = strawberry.field(description="This page's occurrences.")
     truncated: bool = strawberry.field(description="True when later pages exist.")
+
+    @classmethod
+    def from_record(cls, answer: Occurrences, sources: Sources) -> Self:
+        found = answer.found
+        return cls(
+            narrator_id=answer.narrator_id,
+            occurrence_count=found.occurrence_count,
+            distinct_hadith_count=found.distinct_hadith_count,
+            page=answer.page,
+            items=[NarratorHadithItem.from_record(record, sources) for record in found.occurrences.items],
+            truncated=found.occurrences.truncated,
+        )

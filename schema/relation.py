@@ -1,16 +1,16 @@
 """Teacher/student relations between two narrators, and their chain observations, kept apart."""
 
 from enum import Enum
-from typing import TYPE_CHECKING, Annotated
+from typing import Self
 
 import strawberry
 
-from schema.common import EvidenceStatus, Provenance
-from schema.info import Info
-
-if TYPE_CHECKING:
-    from schema.hadith import Hadith
-    from schema.narrator import NarratorSummary
+from app.data.records import NodeRecord, ObservationRecord, RelationRecord
+from resolvers.get_hadith import load_hadith
+from resolvers.get_transmission_relation import Pair
+from schema.common import EvidenceStatus, ObjectType, Provenance, Sources
+from schema.hadith import Hadith, NarratorSummary
+from schema.info import Info, sources
 
 
 @strawberry.enum(description="The status a source gives a relation (contract section E).")
@@ -28,10 +28,26 @@ class NormalizedStatus(Enum):
     not_established = strawberry.enum_value("not_established", description="relation_status unresolved.")
 
 
-async def _narrator(info: Info, narrator_id: int) -> "NarratorSummary | None":
-    from resolvers.narrator_summary import load_narrator_summary
-
-    return await load_narrator_summary(info, narrator_id)
+NORMALIZED = {
+    RelationStatus.attested: NormalizedStatus.attested,
+    RelationStatus.probable: NormalizedStatus.possible,
+    RelationStatus.ambiguous: NormalizedStatus.possible,
+    RelationStatus.unresolved: NormalizedStatus.not_established,
+}
+EVIDENCE = {
+    RelationStatus.attested: EvidenceStatus.fact,
+    RelationStatus.probable: EvidenceStatus.inference,
+    RelationStatus.ambiguous: EvidenceStatus.insufficient_evidence,
+    RelationStatus.unresolved: EvidenceStatus.insufficient_evidence,
+}
+NOT_RECORDED = (
+    "No source in this database records a teacher/student relation between these narrators. "
+    "Absence of a record is not evidence that they did not transmit from one another."
+)
+NOT_ATTESTED = (
+    "The sources record this relation only as probable, ambiguous or unresolved; none attests it. "
+    "That is not evidence that they did not transmit from one another."
+)
 
 
 @strawberry.type(description="A teacher -> student relation that a source records.")
@@ -48,12 +64,39 @@ class Relation:
     provenance: list[Provenance] = strawberry.field(description="The record that states the relation.")
 
     @strawberry.field(description="The teacher (navigation).")
-    async def teacher(self, info: Info) -> Annotated["NarratorSummary", strawberry.lazy("schema.narrator")] | None:
-        return await _narrator(info, self.teacher_id)
+    async def teacher(self, info: Info) -> NarratorSummary | None:
+        return await NarratorSummary.load(info, self.teacher_id)
 
     @strawberry.field(description="The student (navigation).")
-    async def student(self, info: Info) -> Annotated["NarratorSummary", strawberry.lazy("schema.narrator")] | None:
-        return await _narrator(info, self.student_id)
+    async def student(self, info: Info) -> NarratorSummary | None:
+        return await NarratorSummary.load(info, self.student_id)
+
+    @classmethod
+    def from_record(cls, record: RelationRecord, sources: Sources) -> Self:
+        status = RelationStatus(record.status)
+        return cls(
+            teacher_id=record.teacher_id,
+            student_id=record.student_id,
+            relation_status=status,
+            normalized_status=NORMALIZED[status],
+            evidence_status=EVIDENCE[status],
+            provenance=[
+                Provenance.of(
+                    sources, record.relation_id, ObjectType.relation, record.source_id, source_key=record.source_key
+                )
+            ],
+        )
+
+
+def _node_provenance(node: NodeRecord, observation: ObservationRecord, sources: Sources) -> Provenance:
+    return Provenance.of(
+        sources,
+        node.node_id,
+        ObjectType.chain_node,
+        observation.chain_source_id,
+        source_key=node.source_key,
+        locator=f"position {node.position}",
+    )
 
 
 @strawberry.type(description="Two narrators adjacent in an observed chain: not a relation, and never makes one.")
@@ -72,10 +115,35 @@ class ChainObservation:
     provenance: list[Provenance] = strawberry.field(description="The hadith, chain and both nodes.")
 
     @strawberry.field(description="The hadith (navigation).")
-    async def hadith(self, info: Info) -> Annotated["Hadith", strawberry.lazy("schema.hadith")]:
-        from resolvers.get_hadith import load_hadith
+    async def hadith(self, info: Info) -> Hadith:
+        return Hadith.from_record(await load_hadith(info.context, self.hadith_id), await sources(info))
 
-        return await load_hadith(info, self.hadith_id)
+    @classmethod
+    def from_record(cls, record: ObservationRecord, sources: Sources) -> Self:
+        upper, lower = record.upper_node, record.lower_node
+        confirmed = upper.resolution_status == lower.resolution_status == "confirmed" and record.chain_checks_passed
+        return cls(
+            hadith_id=record.hadith_id,
+            canonical_reference=record.canonical_reference,
+            chain_id=record.chain_id,
+            upper_narrator_id=upper.narrator_id or 0,
+            lower_narrator_id=lower.narrator_id or 0,
+            upper_node_id=upper.node_id,
+            lower_node_id=lower.node_id,
+            evidence_status=EvidenceStatus.fact if confirmed else EvidenceStatus.inference,
+            provenance=[
+                Provenance.of(
+                    sources,
+                    record.chain_id,
+                    ObjectType.chain,
+                    record.chain_source_id,
+                    source_key=record.chain_source_key,
+                    locator=record.canonical_reference,
+                ),
+                _node_provenance(upper, record, sources),
+                _node_provenance(lower, record, sources),
+            ],
+        )
 
 
 @strawberry.type(description="What the sources record of transmission between two narrators.")
@@ -91,3 +159,19 @@ class TransmissionRelation:
     )
     truncated: bool = strawberry.field(description="True when more relations or observations exist than returned.")
     capability_note: str | None = strawberry.field(description="What the sources cannot tell about this pair.")
+
+    @classmethod
+    def from_record(cls, pair: Pair, sources: Sources) -> Self:
+        relations, observations = pair.found.relations, pair.found.observations
+        attested = any(RelationStatus(r.status) is RelationStatus.attested for r in relations.items)
+        return cls(
+            narrator_a_id=pair.narrator_a_id,
+            narrator_b_id=pair.narrator_b_id,
+            relations=[Relation.from_record(record, sources) for record in relations.items],
+            chain_observations=[ChainObservation.from_record(o, sources) for o in observations.items]
+            if observations
+            else [],
+            evidence_status=EvidenceStatus.fact if attested else EvidenceStatus.insufficient_evidence,
+            truncated=relations.truncated or bool(observations and observations.truncated),
+            capability_note=None if attested else (NOT_ATTESTED if relations.items else NOT_RECORDED),
+        )

@@ -1,41 +1,17 @@
 """Search results: candidate hadith and candidate narrators, each an inference with its score."""
 
 from enum import Enum
-from typing import TYPE_CHECKING, Annotated
+from typing import Self
 
 import strawberry
 
-from schema.common import EvidenceStatus, Provenance
-from schema.info import Info
-
-if TYPE_CHECKING:
-    from schema.hadith import Hadith
-    from schema.narrator import NarratorSummary
-
-
-# The values of search_narrator's filters (listed in their descriptions).
-GRADE_TIERS = ("companion", "thiqa", "saduq", "maqbul", "daif", "matruk", "majhul")
-# The regions most narrators have (AR-Sanad's living city, in Arabic), with the Latin names also accepted.
-REGIONS = {
-    "الكوفة": ("Kufa", "Koufa", "al-Kufa"),
-    "البصرة": ("Basra", "Bassora", "al-Basra"),
-    "بغداد": ("Baghdad",),
-    "مصر": ("Egypt", "Misr", "Egypte"),
-    "المدينة": ("Medina", "Madina", "Madinah", "Medine"),
-    "مكة": ("Mecca", "Makka", "Makkah", "La Mecque"),
-    "دمشق": ("Damascus", "Dimashq", "Damas"),
-    "الشام": ("Sham", "Syria", "Levant", "Syrie"),
-    "نيسابور": ("Nishapur", "Naysabur", "Nichapur"),
-    "حمص": ("Homs", "Hims"),
-    "طرسوس": ("Tarsus",),
-    "أصبهان": ("Isfahan", "Asbahan", "Ispahan"),
-    "مرو": ("Merv", "Marw"),
-    "الري": ("Rayy", "Ray"),
-    "العراق": ("Iraq", "Irak"),
-    "واسط": ("Wasit",),
-    "بلخ": ("Balkh",),
-    "اليمن": ("Yemen",),
-}
+from app.data.records import HadithHitRecord, NarratorHitRecord
+from resolvers.get_hadith import load_hadith
+from resolvers.search_hadith import HadithCandidates
+from resolvers.search_narrator import GRADE_TIERS, REGIONS, NarratorCandidates
+from schema.common import EvidenceStatus, ObjectType, Provenance, Sources
+from schema.hadith import Hadith, NarratorSummary
+from schema.info import Info, sources
 
 
 @strawberry.enum(description="How a hadith matched the query; results are ranked by this tier first, then by score.")
@@ -76,10 +52,43 @@ class HadithHit:
     provenance: list[Provenance] = strawberry.field(description="The text's source record, with the collection.")
 
     @strawberry.field(description="The hadith (navigation).")
-    async def hadith(self, info: Info) -> Annotated["Hadith", strawberry.lazy("schema.hadith")]:
-        from resolvers.get_hadith import load_hadith
+    async def hadith(self, info: Info) -> Hadith:
+        return Hadith.from_record(await load_hadith(info.context, self.hadith_id), await sources(info))
 
-        return await load_hadith(info, self.hadith_id)
+    @classmethod
+    def from_record(cls, method: str, record: HadithHitRecord, sources: Sources) -> Self:
+        entries = [
+            Provenance.of(
+                sources,
+                record.hadith_id,
+                ObjectType.hadith,
+                record.source_id,
+                source_key=record.source_key,
+                edition_id=record.edition_id,
+                locator=record.canonical_reference,
+            )
+        ]
+        if record.text_fr is not None and record.text_fr_edition_id:
+            entries.append(
+                Provenance.of(
+                    sources,
+                    record.hadith_id,
+                    ObjectType.hadith,
+                    "hadith-api",
+                    edition_id=record.text_fr_edition_id,
+                    locator=record.canonical_reference,
+                )
+            )
+        return cls(
+            hadith_id=record.hadith_id,
+            canonical_reference=record.canonical_reference,
+            text_ar=record.text_ar,
+            text_fr=record.text_fr,
+            match_method=MatchMethod(method),
+            score=record.score,
+            evidence_status=EvidenceStatus.inference,
+            provenance=entries,
+        )
 
 
 @strawberry.type(description="Candidate hadith for a query.")
@@ -87,6 +96,14 @@ class HadithSearchResult:
     results: list[HadithHit] = strawberry.field(description="Candidates, best first, at most `limit`.")
     truncated: bool = strawberry.field(description="True when more candidates exist than returned.")
     capability_note: str | None = strawberry.field(description="What this search cannot cover, when it matters.")
+
+    @classmethod
+    def from_record(cls, found: HadithCandidates, sources: Sources) -> Self:
+        return cls(
+            results=[HadithHit.from_record(method, record, sources) for method, record in found.hits],
+            truncated=found.truncated,
+            capability_note=found.capability_note,
+        )
 
 
 @strawberry.enum(
@@ -140,13 +157,48 @@ class NarratorHit:
     provenance: list[Provenance] = strawberry.field(description="The narrator record and the name form that matched.")
 
     @strawberry.field(description="The narrator (navigation).")
-    async def narrator(self, info: Info) -> Annotated["NarratorSummary", strawberry.lazy("schema.narrator")] | None:
-        from resolvers.narrator_summary import load_narrator_summary
+    async def narrator(self, info: Info) -> NarratorSummary | None:
+        return await NarratorSummary.load(info, self.narrator_id)
 
-        return await load_narrator_summary(info, self.narrator_id)
+    @classmethod
+    def from_record(cls, tier: str, record: NarratorHitRecord, sources: Sources) -> Self:
+        narrator = record.narrator
+        return cls(
+            narrator_id=narrator.narrator_id,
+            name_ar=narrator.name_ar,
+            name_fr=narrator.name_fr,
+            canonical_display=narrator.canonical_display,
+            match_tier=MatchTier[tier],
+            score=record.score,
+            evidence_status=EvidenceStatus.inference,
+            provenance=[
+                Provenance.of(
+                    sources,
+                    narrator.narrator_id,
+                    ObjectType.narrator,
+                    narrator.source_id,
+                    source_key=narrator.source_key,
+                ),
+                Provenance.of(
+                    sources,
+                    narrator.narrator_id,
+                    ObjectType.narrator,
+                    record.form_source_id,
+                    source_key=record.form_source_key,
+                    locator=f"name form: {record.matched_form}",
+                ),
+            ],
+        )
 
 
 @strawberry.type(description="Candidate narrators for a name.")
 class NarratorSearchResult:
     results: list[NarratorHit] = strawberry.field(description="Candidates, best first, at most `limit`.")
     truncated: bool = strawberry.field(description="True when more candidates exist than returned.")
+
+    @classmethod
+    def from_record(cls, found: NarratorCandidates, sources: Sources) -> Self:
+        return cls(
+            results=[NarratorHit.from_record(tier, record, sources) for tier, record in found.hits],
+            truncated=found.truncated,
+        )

@@ -14,8 +14,8 @@ from rich.console import Console
 from starlette.applications import Starlette
 
 from app.asgi import create_app
-from app.database import SQL_LOG
-from app.embedded import embedded_server
+from app.data.database import SQL_LOG
+from app.data.embedded import embedded_server
 from app.settings import Settings, load_settings
 from ingest.run import ImportReport, run_import
 from tests.subset import build_subset

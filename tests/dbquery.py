@@ -46,5 +46,10 @@ def id_fingerprint(url: str, schema: str) -> dict[str, str]:
     }
 
 
+def snapshot(url: str, schema: str) -> tuple[dict[str, str], object]:
+    """The ids of `schema` and when its import started: equal snapshots, the same import."""
+    return id_fingerprint(url, schema), scalar(url, schema, "SELECT started_at FROM import_run")
+
+
 def schema_exists(url: str, schema: str) -> bool:
     return bool(scalar(url, "public", "SELECT count(*) FROM pg_namespace WHERE nspname = $1", schema))

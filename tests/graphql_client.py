@@ -10,6 +10,7 @@ import httpx
 from tests.conftest import LIVE_SCHEMA
 
 PERSISTED = Path(__file__).resolve().parent.parent / "persisted"
+WEB_PAGES = ("web_book", "web_chapter", "web_collection", "web_hadith", "web_home")  # persisted/web/: no tools
 # One real call of each tool, with arguments the test subset answers.
 SAMPLE_CALLS: dict[str, dict[str, Any]] = {
     "search_hadith": {"query": "إنما الأعمال بالنيات"},
@@ -25,6 +26,10 @@ SAMPLE_CALLS: dict[str, dict[str, Any]] = {
 
 def tool_document(tool: str) -> str:
     return (PERSISTED / f"{tool}.graphql").read_text(encoding="utf-8")
+
+
+def web_document(page: str) -> str:
+    return (PERSISTED / "web" / f"{page}.graphql").read_text(encoding="utf-8")
 
 
 async def execute(client: httpx.AsyncClient, document: str, **variables: Any) -> dict[str, Any]:

@@ -15,9 +15,9 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
-from app.admission import Admission, guarded
-from app.documents import Prepared
-from app.execution import Admitted, Outcome
+from app.execution.documents import Prepared
+from app.execution.executor import Admitted, Outcome
+from app.http.admission import Admission, guarded
 from ingest.run import ImportReport
 from tests.conftest import Served, api_settings, serving
 

@@ -7,12 +7,12 @@ import orjson
 import pytest
 from starlette.applications import Starlette
 
-from app.compiled import Plan
-from app.context import create_context
-from app.database import RequestDatabase
-from app.documents import Documents, Prepared
-from app.execution import Admitted, Executor, Outcome
-from app.persisted import DEFAULT_DIR, read_documents
+from app.data.database import RequestDatabase
+from app.execution.compiled import Plan
+from app.execution.context import create_context
+from app.execution.documents import Documents, Prepared
+from app.execution.executor import Admitted, Executor, Outcome
+from app.execution.persisted import DEFAULT_DIR, read_documents
 from tests.graphql_client import rows
 
 ARGUMENT_SQL: dict[str, str] = {

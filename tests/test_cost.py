@@ -1,9 +1,9 @@
 """The cost of a document, checked before any SQL: list limits, node count, cost, depth, aliases, fragments, tokens.
 
-The figures of `app.cost.MeasureCache` follow the rules of the `app.cost` docstring: a list counts its size in nodes
-(times the sizes of the lists above it), an object costs 1 per instance, a scalar 0, and a field that reads the
-database adds its weight per call (`app.cost.WEIGHTS`); a `limit` left out counts as its default; a list no argument
-sizes counts its fixed size (10 for provenance).
+The figures of `app.execution.cost.MeasureCache` follow the rules of the `app.execution.cost` docstring: a list
+counts its size in nodes (times the sizes of the lists above it), an object costs 1 per instance, a scalar 0, and a
+field that reads the database adds its weight per call (`app.execution.cost.WEIGHTS`); a `limit` left out counts as
+its default; a list no argument sizes counts its fixed size (10 for provenance).
 """
 
 import json
@@ -14,13 +14,14 @@ import httpx
 import pytest
 from graphql import FragmentDefinitionNode, OperationDefinitionNode, parse
 
-from app.cost import WEIGHTS, CostLimits, Measure, MeasureCache, check, coerce_variables
 from app.errors import ApiError, InvalidInput, LimitExceeded, QueryRejected
+from app.execution.cost import WEIGHTS, CostLimits, Measure, MeasureCache, check, coerce_variables
+from app.execution.framework import graphql_core_schema
 from schema.build import build_schema
 from schema.contract import TOOLS
 from tests.graphql_client import PERSISTED
 
-SCHEMA = build_schema()._schema
+SCHEMA = graphql_core_schema(build_schema())
 SEARCH_HADITH = WEIGHTS["Query", "search_hadith"]
 GET_HADITH = WEIGHTS["Query", "get_hadith"]
 HIT_HADITH = WEIGHTS.get(("HadithHit", "hadith"), 0)
@@ -91,7 +92,7 @@ def _refusal(body: dict[str, Any]) -> tuple[str, str]:
     return error["extensions"]["code"], error["message"]
 
 
-# --- app.cost's measure, by hand ---------------------------------------------------------------------------
+# --- app.execution.cost's measure, by hand ---------------------------------------------------------------------------
 
 
 def test_a_single_object_with_a_provenance_list() -> None:

@@ -17,8 +17,8 @@ import httpx
 import pytest
 import sqlalchemy
 
-import app.database
-from app.database import RequestDatabase
+import app.data.database
+from app.data.database import RequestDatabase
 from app.errors import UpstreamUnavailable
 from ingest.run import ImportReport
 from tests.conftest import Served, api_settings, serving
@@ -151,7 +151,7 @@ async def test_a_statement_over_the_timeout_is_upstream_unavailable(imported: Im
 
 async def test_the_timeout_reaches_the_request_as_sqlstate_57014(imported: ImportReport, database_url: str) -> None:
     # 200 ms: long enough for the connection's own set-up statements on a loaded machine, far under the sleep
-    engine = app.database.create_engine(api_settings(database_url, statement_timeout_ms=200), database_url)
+    engine = app.data.database.create_engine(api_settings(database_url, statement_timeout_ms=200), database_url)
     db = RequestDatabase(engine)
     try:
         with pytest.raises(UpstreamUnavailable) as raised:
@@ -168,7 +168,7 @@ async def test_an_exhausted_pool_is_upstream_unavailable_and_recovers(
     imported: ImportReport, database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """One connection, held by the test: a request finds none free within the pool timeout."""
-    monkeypatch.setattr(app.database, "POOL_TIMEOUT_S", 0.2)
+    monkeypatch.setattr(app.data.database, "POOL_TIMEOUT_S", 0.2)
     async with serving(api_settings(database_url, pool_size=1), database_url) as served:
         application, client = served.app, served.client
         held = await application.state.engine.connect()
@@ -211,7 +211,7 @@ async def test_readyz_answers_while_every_request_connection_is_taken(
     imported: ImportReport, database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Under load the request pool has no connection free: the database is healthy all the same."""
-    monkeypatch.setattr(app.database, "POOL_TIMEOUT_S", 0.2)
+    monkeypatch.setattr(app.data.database, "POOL_TIMEOUT_S", 0.2)
     async with serving(api_settings(database_url, pool_size=1), database_url) as served:
         held = await served.app.state.engine.connect()
         try:
@@ -227,14 +227,14 @@ async def test_database_connections_are_kept_alive_over_tcp(
     """TCP keepalive on the API's end of a request connection: the kernel finds a dead link while a pooled
     connection sits idle. (The server's end is asked for in the session's settings; behind this proxy the
     server sees a unix socket, where they do not apply.)"""
-    engine = app.database.create_engine(api_settings(database_url), proxy.url)
+    engine = app.data.database.create_engine(api_settings(database_url), proxy.url)
     db = RequestDatabase(engine)
     try:
         await db.fetch(sqlalchemy.text("SELECT 1"))
         assert db._connection is not None
         sock = db._connection.driver_connection._transport.get_extra_info("socket")  # type: ignore[union-attr]
         assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
-        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == app.database.KEEPALIVE_IDLE_S
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == app.data.database.KEEPALIVE_IDLE_S
     finally:
         await db.close()
         await engine.dispose()

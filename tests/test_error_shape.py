@@ -144,7 +144,7 @@ async def test_persisted_query_not_found(client: httpx.AsyncClient) -> None:
 
 
 async def test_rate_limited(database_url: str) -> None:
-    """The edge refuses a client over its rate (`app/rate_limits.py`) before anything runs."""
+    """The edge refuses a client over its rate (`app/http/rate_limits.py`) before anything runs."""
     async with serving(api_settings(database_url, rate_limits="default=0.001/1"), database_url) as served:
         await served.client.post("/graphql", json={"query": "{ __typename }"})
         refused = await served.client.post("/graphql", json={"query": "{ __typename }"})
@@ -184,7 +184,7 @@ async def test_an_unexpected_exception_in_a_nested_field_is_masked(
     async def explode(*args: object) -> None:
         raise KeyError(LEAKY_TEXT)
 
-    monkeypatch.setattr("resolvers.get_hadith_chains.chains_of_hadith", explode)
+    monkeypatch.setattr("schema.hadith.chains_of_hadith", explode)
     body = await execute(client, "{ get_hadith(hadith_id: 100001) { hadith_id chains { truncated } } }")
 
     error = field_error(body)

@@ -13,8 +13,7 @@ from starlette.applications import Starlette
 from app.errors import ErrorCode
 from app.limits import NARRATOR_HADITHS, SEARCH_HADITH
 from migrations_readonly_check.live import documented_columns
-from resolvers.arguments import MAX_QUERY_LENGTH
-from resolvers.get_narrator_hadiths import MAX_PAGE
+from resolvers.arguments import MAX_PAGE, MAX_QUERY_LENGTH
 from tests.conftest import REPO
 from tests.graphql_client import call_tool, execute, tool_document
 

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from app.explore import HERE
+from app.http.explore import HERE
 from ingest.run import ImportReport
 from tests.chromium import Chromium
 from tests.conftest import LIVE_SCHEMA

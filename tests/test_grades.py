@@ -6,8 +6,8 @@ from typing import Any
 import httpx
 import pytest
 
+from app.execution.persisted import DEFAULT_DIR, read_documents
 from app.limits import NAVIGATION
-from app.persisted import DEFAULT_DIR, read_documents
 from tests.graphql_client import data_of, execute, nfc, provenance, rows, tool_data
 
 GRADES = """query ($id: Int!, $limit: Int) { get_hadith(hadith_id: $id) { grades(limit: $limit) {

@@ -6,7 +6,7 @@ import re
 
 import httpx
 
-from app.graphiql import ASSETS_DIR, ASSETS_PATH, IMMUTABLE
+from app.http.graphiql import ASSETS_DIR, ASSETS_PATH, IMMUTABLE
 
 BROWSER = {"accept": "text/html,application/xhtml+xml"}
 MEDIA_TYPES = {".js": "text/javascript", ".css": "text/css"}
@@ -17,7 +17,7 @@ def vendored_names() -> set[str]:
 
 
 def readme_table() -> dict[str, tuple[int, str]]:
-    """file -> (bytes, sha256), from the table of app/static/graphiql/README.md."""
+    """file -> (bytes, sha256), from the table of app/http/static/graphiql/README.md."""
     text = (ASSETS_DIR / "README.md").read_text(encoding="utf-8")
     rows = re.findall(r"^\| `([^`]+)` \|.*\| (\d+) \| `([0-9a-f]{64})` \|$", text, flags=re.MULTILINE)
     return {name: (int(size), digest) for name, size, digest in rows}

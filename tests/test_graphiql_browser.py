@@ -14,7 +14,7 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 
-from app.graphiql import ASSETS_DIR, ASSETS_PATH
+from app.http.graphiql import ASSETS_DIR, ASSETS_PATH
 from ingest.run import ImportReport
 from tests.chromium import Chromium, chromium_or_skip
 from tests.conftest import LIVE_SCHEMA

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from app.persisted import DEFAULT_DIR, load_manifest
+from app.execution.persisted import DEFAULT_DIR, load_manifest
 from ingest.run import ImportReport
 from tests.conftest import Served, api_settings, serving
 

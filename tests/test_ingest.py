@@ -2,20 +2,22 @@
 
 import csv
 import gzip
+import io
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
-from app.arabic import normalize
+from app.text.arabic import normalize
 from ingest import steps
 from ingest.context import ImportContext
 from ingest.errors import MissingInput, TooManyBadRows
-from ingest.run import ImportReport, report_bad_rows, run_import
+from ingest.run import ImportReport, run_import
 from tests.conftest import LIVE_SCHEMA, quiet_console
-from tests.dbquery import fetch, id_fingerprint, scalar, schema_exists
+from tests.dbquery import fetch, id_fingerprint, scalar, schema_exists, snapshot
 
 SEVEN = ("bukhari", "muslim", "abudawud", "tirmidhi", "nasai", "ibnmajah", "malik")
 FORTIES = {"ara-nawawi": "nawawi40", "ara-qudsi": "qudsi40", "ara-dehlawi": "shahwaliullah40"}
@@ -300,10 +302,6 @@ def test_two_imports_give_identical_ids(imported: ImportReport, database_url: st
     assert id_fingerprint(database_url, "isnad_again") == id_fingerprint(database_url, LIVE_SCHEMA)
 
 
-def _snapshot(url: str) -> tuple[dict[str, str], object]:
-    return id_fingerprint(url, LIVE_SCHEMA), scalar(url, LIVE_SCHEMA, "SELECT started_at FROM import_run")
-
-
 def _copy_data(subset_dir: Path, tmp_path: Path) -> Path:
     copy = tmp_path / "data"
     shutil.copytree(subset_dir, copy, symlinks=True)
@@ -337,20 +335,20 @@ def test_a_missing_file_is_named_with_its_purpose(
 ) -> None:
     data = _copy_data(subset_dir, tmp_path)
     (data / BIG_FILE).unlink()
-    before = _snapshot(database_url)
+    before = snapshot(database_url, LIVE_SCHEMA)
     with pytest.raises(MissingInput, match=r"narrators_reconstructed\.csv\.gz: file not found \(needed for .+\)"):
         run_import(data, database_url, LIVE_SCHEMA, quiet_console())
-    assert _snapshot(database_url) == before
+    assert snapshot(database_url, LIVE_SCHEMA) == before
 
 
 def test_over_one_percent_of_bad_rows_stops_the_import_and_changes_nothing(
     imported: ImportReport, database_url: str, subset_dir: Path, tmp_path: Path
 ) -> None:
     data = _with_corrupted_narrators(subset_dir, tmp_path, every=50)
-    before = _snapshot(database_url)
+    before = snapshot(database_url, LIVE_SCHEMA)
     with pytest.raises(TooManyBadRows, match=r"narrators_reconstructed\.csv\.gz: \d+ of \d+ rows are malformed"):
         run_import(data, database_url, LIVE_SCHEMA, quiet_console())
-    assert _snapshot(database_url) == before
+    assert snapshot(database_url, LIVE_SCHEMA) == before
 
 
 def test_a_few_bad_rows_are_skipped_and_reported_by_line(
@@ -376,20 +374,29 @@ def test_a_failure_while_writing_leaves_the_previous_database_untouched(
         ("a step that builds an invalid row", break_a_constraint),
     )
     monkeypatch.setattr("ingest.run.STEPS", failing)
-    before = _snapshot(database_url)
+    before = snapshot(database_url, LIVE_SCHEMA)
     with pytest.raises(Exception, match="chain_node"):
         run_import(subset_dir, database_url, LIVE_SCHEMA, quiet_console())
-    assert _snapshot(database_url) == before
+    assert snapshot(database_url, LIVE_SCHEMA) == before
     assert not schema_exists(database_url, "isnad_build")
 
 
-def test_a_bad_row_is_reported_as_the_data_wrote_it() -> None:
-    """A row's «[/b]» is no closing markup tag (rich raised on it, after the swap) and «:100:» no emoji."""
-    console = quiet_console()
-    bad = ["narrators/narrators_lite.csv.gz:100: unreadable name «[/b] :100:»"]
+class _TerminalGone(io.StringIO):
+    """An output that fails when the skipped rows are reported."""
 
-    report_bad_rows(console, bad)
+    def write(self, text: str) -> int:
+        if "malformed rows skipped" in text:
+            raise OSError("the terminal went away")
+        return super().write(text)
 
-    output = console.file.getvalue()  # type: ignore[attr-defined]
-    assert "1 malformed rows skipped in narrators/narrators_lite.csv.gz; first:" in output
-    assert "  narrators/narrators_lite.csv.gz:100: unreadable name «[/b] :100:»" in output
+
+def test_the_skipped_rows_are_reported_before_the_swap(
+    imported: ImportReport, database_url: str, subset_dir: Path, tmp_path: Path
+) -> None:
+    """Only the swap comes after the report: an output that fails while reporting leaves the database as it was."""
+    data = _with_corrupted_narrators(subset_dir, tmp_path, every=1000)
+    before = snapshot(database_url, LIVE_SCHEMA)
+    with pytest.raises(OSError, match="the terminal went away"):
+        run_import(data, database_url, LIVE_SCHEMA, Console(file=_TerminalGone(), width=160))
+    assert snapshot(database_url, LIVE_SCHEMA) == before
+    assert not schema_exists(database_url, "isnad_build")

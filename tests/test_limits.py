@@ -26,6 +26,10 @@ CONTRACT = {
     "get_hadith_commentary": (5, 20),
     "Hadith.chains": (5, 20),
     "NarratorSummary.hadiths": (5, 20),
+    "Collection.books": (20, 100),
+    "Book.chapters": (20, 100),
+    "Book.hadiths": (10, 50),
+    "Chapter.hadiths": (10, 50),
 }
 BOUNDS: dict[str, ListBound] = {
     "search_hadith": limits.SEARCH_HADITH,
@@ -37,6 +41,10 @@ BOUNDS: dict[str, ListBound] = {
     "get_hadith_commentary": limits.HADITH_COMMENTARY,
     "Hadith.chains": limits.HADITH_CHAINS,
     "NarratorSummary.hadiths": limits.NAVIGATION,
+    "Collection.books": limits.READING_LIST,
+    "Book.chapters": limits.READING_LIST,
+    "Book.hadiths": limits.READING_HADITH,
+    "Chapter.hadiths": limits.READING_HADITH,
 }
 # Where the subset holds more items than the default, so that a null limit is seen to cut.
 CUT_BY_DEFAULT = {
@@ -45,6 +53,9 @@ CUT_BY_DEFAULT = {
     "get_narrator_profile",
     "get_narrator_hadiths",
     "NarratorSummary.hadiths",
+    "Book.chapters",
+    "Book.hadiths",
+    "Chapter.hadiths",
 }
 
 HADITH_CHAINS_DOCUMENT = """
@@ -57,6 +68,18 @@ query narrator_hadiths($narrator_a_id: Int!, $narrator_b_id: Int!, $limit: Int) 
     narrator_a_id: $narrator_a_id, narrator_b_id: $narrator_b_id, include_chain_observations: false
   ) { relations { student { narrator_id hadiths(limit: $limit) { items { hadith_id } truncated } } } }
 }"""
+# The reader's lists, each asked where SQL finds the most items.
+BOOK = "$code: String!, $book: String!, $limit: Int"
+READER_LISTS = {
+    "Collection.books": ("$code: String!, $limit: Int", "books(limit: $limit) { items { id } truncated }"),
+    "Book.chapters": (BOOK, "book(number: $book) { chapters(limit: $limit) { items { id } truncated } }"),
+    "Book.hadiths": (BOOK, "book(number: $book) { hadiths(limit: $limit) { items { hadith_id } truncated } }"),
+    "Chapter.hadiths": (
+        BOOK + ", $chapter: String!",
+        "book(number: $book) { chapter(number: $chapter) {"
+        " hadiths(limit: $limit) { items { hadith_id } truncated } } }",
+    ),
+}
 
 MOST_CHAINS = "SELECT hadith_id AS id, count(*) AS n FROM chain GROUP BY hadith_id ORDER BY n DESC, id LIMIT 1"
 MOST_ENTRIES = (
@@ -76,6 +99,23 @@ MOST_ADJACENT_PAIR = (
     "SELECT least(l.narrator_id, u.narrator_id) AS a, greatest(l.narrator_id, u.narrator_id) AS b"
     " FROM chain_node l JOIN chain_node u ON u.chain_id = l.chain_id AND u.position = l.position + 1"
     " WHERE l.narrator_id <> u.narrator_id GROUP BY 1, 2 ORDER BY count(*) DESC, a, b LIMIT 1"
+)
+# The reader's richest collection (books), book (chapters, hadith) and chapter (hadith), with the counts of each.
+MOST_BOOKS = (
+    "SELECT c.code, count(*) AS n FROM book b JOIN collection c USING (collection_id)"
+    " GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1"
+)
+MOST_CHAPTERS = (
+    "SELECT c.code, b.number, count(*) AS n FROM chapter ch JOIN book b USING (book_id) JOIN collection c"
+    " USING (collection_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 1"
+)
+MOST_BOOK_HADITH = (
+    "SELECT c.code, b.number, b.hadith_count AS n FROM book b JOIN collection c USING (collection_id)"
+    " ORDER BY 3 DESC, 1, 2 LIMIT 1"
+)
+MOST_CHAPTER_HADITH = (
+    "SELECT c.code, b.number AS book, ch.number, ch.hadith_count AS n FROM chapter ch JOIN book b USING (book_id)"
+    " JOIN collection c USING (collection_id) ORDER BY 4 DESC, 1, 2, 3 LIMIT 1"
 )
 # A teacher/student pair recorded once, whose student occurs confirmed in the most hadith.
 PROLIFIC_STUDENT = """
@@ -121,6 +161,7 @@ async def cases(imported: ImportReport, database_url: str) -> dict[str, Case]:
     (student,) = await rows(database_url, PROLIFIC_STUDENT)
     relation = student["teacher_id"], student["student_id"]
     return {
+        **await _reader_cases(database_url),
         "search_hadith": Case(tool_document("search_hadith"), {"query": "حدثنا"}, ("search_hadith",), ("results",)),
         "search_narrator": Case(tool_document("search_narrator"), {"query": "Abu"}, ("search_narrator",), ("results",)),
         "get_hadith_chains": Case(
@@ -166,6 +207,34 @@ async def cases(imported: ImportReport, database_url: str) -> dict[str, Case]:
             ("get_transmission_relation", "relations", 0, "student", "hadiths"),
             ("items",),
             student["n"],
+        ),
+    }
+
+
+def _reader_case(name: str, owner: tuple[str, ...], variables: dict[str, Any], total: int) -> Case:
+    declared, selection = READER_LISTS[name]
+    document = f"query reader({declared}) {{ collection(code: $code) {{ {selection} }} }}"
+    return Case(document, variables, ("collection", *owner), ("items",), total)
+
+
+async def _reader_cases(database_url: str) -> dict[str, Case]:
+    (books,) = await rows(database_url, MOST_BOOKS)
+    (chapters,) = await rows(database_url, MOST_CHAPTERS)
+    (book,) = await rows(database_url, MOST_BOOK_HADITH)
+    (chapter,) = await rows(database_url, MOST_CHAPTER_HADITH)
+    return {
+        "Collection.books": _reader_case("Collection.books", ("books",), {"code": books["code"]}, books["n"]),
+        "Book.chapters": _reader_case(
+            "Book.chapters", ("book", "chapters"), {"code": chapters["code"], "book": chapters["number"]}, chapters["n"]
+        ),
+        "Book.hadiths": _reader_case(
+            "Book.hadiths", ("book", "hadiths"), {"code": book["code"], "book": book["number"]}, book["n"]
+        ),
+        "Chapter.hadiths": _reader_case(
+            "Chapter.hadiths",
+            ("book", "chapter", "hadiths"),
+            {"code": chapter["code"], "book": chapter["book"], "chapter": chapter["number"]},
+            chapter["n"],
         ),
     }
 

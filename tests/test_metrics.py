@@ -250,9 +250,19 @@ def test_with_two_workers_any_scrape_adds_up_both(two_workers: Workers) -> None:
         assert scraped[("isnad_pool_size", frozenset())] == 2 * load_settings().pool_size
 
 
+def _stderr_once_traced(workers: Workers) -> list[str]:
+    """The server's lines, once the traced request's line is written (it follows the response)."""
+    deadline = time.monotonic() + START_SECONDS
+    while TRACE_ID not in "".join(lines := workers.stderr_lines()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return lines
+
+
 def test_serve_says_its_url_data_and_workers_then_writes_a_line_per_request(two_workers: Workers) -> None:
-    assert httpx.post(f"{two_workers.base}/tools/get_hadith", json=GET_HADITH, headers=TRACED).status_code == 200
-    first, *rest = two_workers.stderr_lines()
+    with httpx.Client(base_url=two_workers.base) as connection:  # one connection, so one worker for both
+        assert connection.post("/tools/get_hadith", json=GET_HADITH).status_code == 200  # reads its source catalog
+        assert connection.post("/tools/get_hadith", json=GET_HADITH, headers=TRACED).status_code == 200
+    first, *rest = _stderr_once_traced(two_workers)
     assert re.fullmatch(
         rf"isnad-graphql serving http://127\.0\.0\.1:{two_workers.port}/graphql with 2 workers; "
         r"data: schema version \d+, normalizer version \d+, imported \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ",

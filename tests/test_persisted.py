@@ -14,12 +14,12 @@ from typing import Any
 import httpx
 import pytest
 
-import app.persisted
+import app.execution.persisted
 import cli
 from ingest.run import ImportReport
 from schema.contract import TOOLS
 from tests.conftest import api_settings, serving
-from tests.graphql_client import PERSISTED, tool_document
+from tests.graphql_client import PERSISTED, WEB_PAGES, tool_document, web_document
 
 CALLS: dict[str, dict[str, Any]] = {
     "search_hadith": {"query": "bukhari:1", "limit": 3},
@@ -58,11 +58,11 @@ def _error(response: httpx.Response) -> tuple[str, str]:
 # --- the manifest ---------------------------------------------------------------------------------------
 
 
-def test_the_manifest_is_an_apollo_manifest_of_the_eight_tools() -> None:
+def test_the_manifest_is_an_apollo_manifest_of_the_eight_tools_and_the_web_pages() -> None:
     manifest = _manifest()
     assert (manifest["format"], manifest["version"]) == ("apollo-persisted-query-manifest", 1)
     operations = manifest["operations"]
-    assert sorted(op["name"] for op in operations) == sorted(TOOLS)
+    assert [op["name"] for op in operations] == [*sorted(TOOLS), *WEB_PAGES]
     for op in operations:
         assert set(op) == {"id", "name", "type", "body"}
         assert op["type"] == "query"
@@ -72,7 +72,8 @@ def test_the_manifest_is_an_apollo_manifest_of_the_eight_tools() -> None:
 def test_each_manifest_id_is_the_sha256_of_its_body() -> None:
     for op in _manifest()["operations"]:
         assert op["id"] == hashlib.sha256(op["body"].encode("utf-8")).hexdigest()
-        assert op["body"] == tool_document(op["name"])
+        document = web_document if op["name"] in WEB_PAGES else tool_document
+        assert op["body"] == document(op["name"])
 
 
 def test_the_manifest_is_up_to_date_with_the_documents() -> None:
@@ -84,7 +85,7 @@ def test_the_manifest_check_fails_on_a_changed_document_until_regenerated(
 ) -> None:
     folder = tmp_path / "persisted"
     shutil.copytree(PERSISTED, folder)
-    monkeypatch.setattr(app.persisted, "DEFAULT_DIR", folder)
+    monkeypatch.setattr(app.execution.persisted, "DEFAULT_DIR", folder)
     document = folder / "get_hadith.graphql"
     document.write_text(document.read_text(encoding="utf-8") + "# changed\n", encoding="utf-8")
 
@@ -92,7 +93,7 @@ def test_the_manifest_check_fails_on_a_changed_document_until_regenerated(
     assert "out of date" in capsys.readouterr().out
     assert cli.main(["persisted-manifest"]) == 0
     assert cli.main(["persisted-manifest", "--check"]) == 0
-    ids = {op.name: op.id for op in app.persisted.load_manifest(folder).values()}
+    ids = {op.name: op.id for op in app.execution.persisted.load_manifest(folder).values()}
     assert ids["get_hadith"] == hashlib.sha256(document.read_bytes()).hexdigest()
     assert ids["get_hadith"] != _ids()["get_hadith"]
 

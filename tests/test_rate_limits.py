@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from app.asgi import create_app
-from app.rate_limits import Buckets, Rate, parse_rates, rate_limit_headers
+from app.http.rate_limits import Buckets, Rate, parse_rates, rate_limit_headers
 from ingest.run import ImportReport
 from tests.conftest import api_settings, serving
 

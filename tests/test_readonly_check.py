@@ -6,6 +6,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+from sqlalchemy.engine import make_url
 
 from ingest.run import ImportReport, run_import
 from migrations_readonly_check import static
@@ -62,7 +63,7 @@ def _import_for_reader(database_url: str, subset_dir: Path) -> None:
         "public",
         f"DO $$ BEGIN CREATE ROLE {READER} LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$",
     )
-    fetch(database_url, "public", f"GRANT CONNECT ON DATABASE isnad TO {READER}")
+    fetch(database_url, "public", f"GRANT CONNECT ON DATABASE {make_url(database_url).database} TO {READER}")
     run_import(subset_dir, database_url, READER_SCHEMA, quiet_console(), reader_role=READER)
 
 

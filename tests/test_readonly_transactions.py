@@ -1,6 +1,6 @@
 """Every transaction the API opens is READ ONLY, with the configured statement timeout, on the live
 schema, and scans tables in a repeatable order: seen from inside a request's own connection
-(app.database.RequestDatabase)."""
+(app.data.database.RequestDatabase)."""
 
 from typing import Any
 
@@ -11,7 +11,7 @@ from sqlalchemy import Executable, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.applications import Starlette
 
-from app.database import RequestDatabase, create_engine
+from app.data.database import RequestDatabase, create_engine
 from ingest.run import ImportReport
 from tests.conftest import LIVE_SCHEMA, api_settings
 from tests.graphql_client import call_tool

@@ -3,7 +3,7 @@ no citation."""
 
 import pytest
 
-from app.references import Citation, parse_citation
+from app.text.references import Citation, parse_citation
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 import pytest
 
-from app import request_log
 from app.asgi import app_from_environment
+from app.http import request_log
 from app.settings import load_settings
 from ingest.run import ImportReport
 from tests.conftest import LIVE_SCHEMA, api_settings, serving

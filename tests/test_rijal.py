@@ -6,7 +6,7 @@ from typing import Any
 
 import asyncpg
 
-from app.arabic import normalize
+from app.text.arabic import normalize
 from ingest.audit import rijal as audit
 from ingest.audit.section import Section
 from ingest.link_evidence import death_years, denied_words

@@ -11,8 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
-from app.arabic import normalize
 from app.limits import NAVIGATION
+from app.text.arabic import normalize
 from tests.graphql_client import data_of, execute, rows
 
 IBNMAJAH_678 = 600678

@@ -2,7 +2,7 @@
 
 import pytest
 
-from app import arabic, latin
+from app.text import arabic, latin
 
 
 @pytest.mark.parametrize(

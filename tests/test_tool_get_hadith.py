@@ -2,7 +2,7 @@
 
 import httpx
 
-from app.arabic import normalize
+from app.text.arabic import normalize
 from tests.graphql_client import nfc, provenance, rows, tool_data
 
 BUKHARI_1 = 100001

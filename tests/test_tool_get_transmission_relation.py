@@ -3,7 +3,7 @@ observations are reported apart and never make a relation attested."""
 
 import httpx
 
-from resolvers.get_transmission_relation import NOT_RECORDED
+from schema.relation import NOT_RECORDED
 from tests.graphql_client import provenance, rows, tool_data
 
 UMAR, ALQAMA, AL_TAYMI = 3, 11042, 11213  # adjacent in the chain of Bukhari 1: 'Umar <- 'Alqama <- al-Taymi

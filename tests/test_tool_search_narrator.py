@@ -5,7 +5,7 @@ from typing import Any
 
 import httpx
 
-from app.arabic import normalize
+from app.text.arabic import normalize
 from tests.graphql_client import data_of, execute, nfc, provenance, tool_data
 
 ABU_HURAIRAH = 13

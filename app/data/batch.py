@@ -18,6 +18,7 @@ from sqlalchemy import (
     Select,
     Subquery,
     bindparam,
+    column,
     func,
     literal_column,
     select,
@@ -47,6 +48,17 @@ def any_key(column: ColumnElement[Any], name: str = KEYS) -> ColumnElement[bool]
 def array_param(name: str, item: TypeEngine[Any]) -> BindParameter[Any]:
     """`:name`, an array of `item` values."""
     return bindparam(name, type_=ARRAY(item))
+
+
+def asked_keys(**columns: TypeEngine[Any]) -> Subquery:
+    """The keys asked, one row each: `unnest` of one array parameter per column, named as the column.
+
+    Its LIMIT, the number of keys, keeps every row and lets the generic plan expect one key (as in
+    `any_key`). The per-key subqueries see their key as a parameter in either plan, so the generic
+    plan is as good."""
+    arrays = [array_param(name, item) for name, item in columns.items()]
+    keys = func.unnest(*arrays).table_valued(*(column(name, item) for name, item in columns.items()))
+    return select(keys.render_derived()).limit(func.cardinality(arrays[0])).subquery()
 
 
 def json_rows(

@@ -7,7 +7,7 @@ import asyncpg
 from sqlalchemy import select
 
 from app.data import tables as t
-from app.database import Bound, RequestDatabase, create_engine
+from app.data.database import Bound, RequestDatabase, create_engine
 from app.errors import UpstreamUnavailable
 from app.settings import Settings
 

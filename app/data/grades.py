@@ -9,9 +9,9 @@ from sqlalchemy import Label, Select, select
 
 from app.data import tables as t
 from app.data.batch import KEYS, MOST, any_key, deduplicated, json_first, json_rows, most_of, page_of
+from app.data.database import Bound, RequestDatabase, Row
 from app.data.hadith import BoundedKey
 from app.data.records import GradeRecord, HadithGradesRecord, SourceKey
-from app.database import Bound, RequestDatabase, Row
 
 GRADE_COLUMNS = [field.name for field in fields(GradeRecord)]
 NUMBERING = "numbering"  # the role of the crosswalk line that gives a hadith its hadith-api number

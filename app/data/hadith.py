@@ -8,6 +8,7 @@ from sqlalchemy import Label, Select, select
 
 from app.data import tables as t
 from app.data.batch import KEYS, MOST, any_key, deduplicated, in_key_order, json_first, json_rows, most_of, page_of
+from app.data.database import Bound, RequestDatabase, Row
 from app.data.records import (
     BookRecord,
     ChainRecord,
@@ -21,7 +22,6 @@ from app.data.records import (
     PassageRecord,
     SourceKey,
 )
-from app.database import Bound, RequestDatabase, Row
 
 BoundedKey = tuple[int, int]  # (id, limit)
 
@@ -56,15 +56,18 @@ def _hadith_by_id() -> Select[Any]:
             c.c.name_en,
             c.c.name_ar,
             c.c.name_fr,
+            c.c.hadith_count,
             b.c.book_id,
             b.c.number.label("book_number"),
             b.c.title_ar.label("book_title_ar"),
             b.c.title_en.label("book_title_en"),
             b.c.title_fr.label("book_title_fr"),
+            b.c.hadith_count.label("book_hadith_count"),
             ch.c.chapter_id,
             ch.c.number.label("chapter_number"),
             ch.c.title_ar.label("chapter_title_ar"),
             ch.c.title_en.label("chapter_title_en"),
+            ch.c.hadith_count.label("chapter_hadith_count"),
             _sources_of_hadith(),
         )
         .select_from(
@@ -97,12 +100,21 @@ def _hadith(row: Row) -> HadithRecord:
     book = None
     if row["book_id"] is not None:
         book = BookRecord(
-            row["book_id"], row["book_number"], row["book_title_ar"], row["book_title_en"], row["book_title_fr"]
+            row["book_id"],
+            row["book_number"],
+            row["book_title_ar"],
+            row["book_title_en"],
+            row["book_title_fr"],
+            row["book_hadith_count"],
         )
     chapter = None
     if row["chapter_id"] is not None:
         chapter = ChapterRecord(
-            row["chapter_id"], row["chapter_number"], row["chapter_title_ar"], row["chapter_title_en"]
+            row["chapter_id"],
+            row["chapter_number"],
+            row["chapter_title_ar"],
+            row["chapter_title_en"],
+            row["chapter_hadith_count"],
         )
     return HadithRecord(
         hadith_id=row["hadith_id"],
@@ -111,7 +123,9 @@ def _hadith(row: Row) -> HadithRecord:
         in_book_reference=row["in_book_reference"],
         text_ar=row["text_ar"],
         text_fr=row["text_fr"],
-        collection=CollectionRecord(row["collection_id"], row["code"], row["name_en"], row["name_ar"], row["name_fr"]),
+        collection=CollectionRecord(
+            row["collection_id"], row["code"], row["name_en"], row["name_ar"], row["name_fr"], row["hadith_count"]
+        ),
         book=book,
         chapter=chapter,
         sources=_source_keys(row),

@@ -20,20 +20,18 @@ from sqlalchemy import (
     and_,
     bindparam,
     case,
-    column,
     func,
     select,
     true,
 )
 from sqlalchemy.orm import aliased
-from sqlalchemy.types import TypeEngine
 
 from app.data import tables as t
 from app.data.batch import (
     KEYS,
     MOST,
     any_key,
-    array_param,
+    asked_keys,
     deduplicated,
     grouped,
     in_key_order,
@@ -41,6 +39,7 @@ from app.data.batch import (
     most_of,
     page_of,
 )
+from app.data.database import Bound, RequestDatabase, Row
 from app.data.records import (
     AssertionRecord,
     LegacyFieldRecord,
@@ -56,7 +55,6 @@ from app.data.records import (
     RelationRecord,
     VariantRecord,
 )
-from app.database import Bound, RequestDatabase, Row
 
 BoundedKey = tuple[int, int]  # (narrator id, limit)
 ProfileKey = tuple[int, int, int]  # (narrator id, name form limit, entry limit)
@@ -90,17 +88,6 @@ NARRATOR_BY_ID = select(t.narrator).where(any_key(t.narrator.c.narrator_id))
 async def narrator_by_id(db: RequestDatabase, ids: Sequence[int]) -> list[NarratorRecord | None]:
     rows = await db.fetch(Bound(NARRATOR_BY_ID, {KEYS: list(ids)}))
     return in_key_order(ids, {row["narrator_id"]: narrator_record(row) for row in rows})
-
-
-def _asked(**columns: TypeEngine[Any]) -> Subquery:
-    """The keys asked, one row each: `unnest` of one array parameter per column, named as the column.
-
-    Its LIMIT, the number of keys, keeps every row and lets the generic plan expect one key (as in
-    `batch.any_key`). The per-key subqueries see their key as a parameter in either plan, so the generic
-    plan is as good."""
-    arrays = [array_param(name, item) for name, item in columns.items()]
-    keys = func.unnest(*arrays).table_valued(*(column(name, item) for name, item in columns.items()))
-    return select(keys.render_derived()).limit(func.cardinality(arrays[0])).subquery()
 
 
 def _first_ranked(
@@ -142,7 +129,7 @@ def _assertions_of_narrator() -> Label[Any]:
 
 def _profile_by_narrator_id() -> Select[Any]:
     """Each narrator asked that exists, with its lists."""
-    asked, n = _asked(narrator_id=Integer()), t.narrator
+    asked, n = asked_keys(narrator_id=Integer()), t.narrator
     lists = (_variants_of_narrator(), _legacy_fields_of_narrator(), _notice_links_of_narrator())
     return select(n, *lists, _assertions_of_narrator()).select_from(
         asked.join(n, n.c.narrator_id == asked.c.narrator_id)
@@ -186,7 +173,7 @@ def _occurrences_on_page(pages: Subquery) -> Label[Any]:
 def _occurrence_page_by_narrator_id() -> Select[Any]:
     """For each page asked of an existing narrator: the counts of its occurrences (made at import), and those of
     the page."""
-    pages, n = _asked(narrator_id=Integer(), low=Integer(), high=Integer()), t.narrator
+    pages, n = asked_keys(narrator_id=Integer(), low=Integer(), high=Integer()), t.narrator
     counts = (n.c.occurrence_count, n.c.distinct_hadith_count)
     return select(pages.c.narrator_id, pages.c.low, *counts, _occurrences_on_page(pages)).select_from(
         pages.join(n, n.c.narrator_id == pages.c.narrator_id)
@@ -223,7 +210,7 @@ async def occurrence_page_by_narrator_id(
 def _hadith_ids_by_narrator_id() -> Select[Any]:
     """For each narrator asked: the first `:most` distinct hadith in which it occurs confirmed, by hadith id, read
     from its occurrences in the index on (narrator, hadith) only as far as the page needs."""
-    asked, o = _asked(narrator_id=Integer()), t.narrator_occurrence
+    asked, o = asked_keys(narrator_id=Integer()), t.narrator_occurrence
     first = (
         select(o.c.hadith_id)
         .where(o.c.narrator_id == asked.c.narrator_id)
@@ -295,7 +282,7 @@ def _observations_of_pair(pairs: Subquery) -> Label[Any]:
 
 def _pair_by_narrator_ids() -> Select[Any]:
     """For each pair asked whose two narrators exist: their relations, and their chain observations when asked."""
-    pairs = _asked(first_id=Integer(), second_id=Integer(), observe=Boolean())  # observe: with the observations
+    pairs = asked_keys(first_id=Integer(), second_id=Integer(), observe=Boolean())  # observe: with the observations
     first, second = aliased(t.narrator, name="first_narrator"), aliased(t.narrator, name="second_narrator")
     return select(
         pairs.c.first_id,

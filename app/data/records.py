@@ -35,6 +35,7 @@ class CollectionRecord:
     name_en: str | None
     name_ar: str | None
     name_fr: str | None
+    hadith_count: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +45,7 @@ class BookRecord:
     title_ar: str | None
     title_en: str | None
     title_fr: str | None
+    hadith_count: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +54,26 @@ class ChapterRecord:
     number: str | None
     title_ar: str | None
     title_en: str | None
+    hadith_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class CollectionSourceRecord:
+    """Records of one role (text_ar, text_fr, numbering ...) that a collection's hadith rows come from."""
+
+    role: str
+    source_id: str
+    edition_id: str | None
+    language: str | None  # the edition's, where the records have one
+    hadith_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class NeighboursRecord:
+    """The hadith before and after one in its collection's order; None at either end."""
+
+    previous_id: int | None
+    next_id: int | None
 
 
 @dataclass(frozen=True, slots=True)

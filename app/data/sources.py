@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from sqlalchemy import select
 
 from app.data import tables as t
+from app.data.database import Bound, RequestDatabase
 from app.data.records import SourceRecord
-from app.database import Bound, RequestDatabase
 
 SOURCES = select(t.source)
 

@@ -38,7 +38,14 @@ import_run = Table(
     Column("finished_at", DateTime(timezone=True)),
 )
 collection = Table(
-    "collection", metadata, _int("collection_id"), _text("code"), _text("name_en"), _text("name_ar"), _text("name_fr")
+    "collection",
+    metadata,
+    _int("collection_id"),
+    _text("code"),
+    _text("name_en"),
+    _text("name_ar"),
+    _text("name_fr"),
+    _int("hadith_count"),
 )
 book = Table(
     "book",
@@ -49,9 +56,29 @@ book = Table(
     _text("title_ar"),
     _text("title_en"),
     _text("title_fr"),
+    _int("hadith_count"),
+    _int("seq_in_collection"),
 )
 chapter = Table(
-    "chapter", metadata, _int("chapter_id"), _int("book_id"), _text("number"), _text("title_ar"), _text("title_en")
+    "chapter",
+    metadata,
+    _int("chapter_id"),
+    _int("book_id"),
+    _text("number"),
+    _text("title_ar"),
+    _text("title_en"),
+    _int("hadith_count"),
+    _int("seq_in_collection"),
+)
+collection_source = Table(
+    "collection_source",
+    metadata,
+    _int("collection_id"),
+    _int("source_rank"),
+    _text("role"),
+    _text("source_id"),
+    _text("edition_id"),
+    _int("hadith_count"),
 )
 hadith = Table(
     "hadith",

@@ -9,9 +9,9 @@ from sqlalchemy.dialects.postgresql import ARRAY
 
 from app.data import tables as t
 from app.data.batch import KEYS, MOST, any_key, deduplicated, json_rows, most_of, page_of
+from app.data.database import Bound, RequestDatabase, Row
 from app.data.hadith import CHAIN_COLUMNS, BoundedKey, chain_of, checks_of_chain, nodes_of_chain
 from app.data.records import MatnRecord, ParallelRecord, TakhrijRecord
-from app.database import Bound, RequestDatabase, Row
 
 PARALLEL_COLUMNS = ["parallel_rank", "parallel_hadith_id", "canonical_reference", "similarity"]
 MATN_COLUMNS = ["matn_ar_normalized", "source_id", "source_key"]

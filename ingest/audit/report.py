@@ -5,7 +5,7 @@ from rich.console import Console
 
 from ingest.audit import chains, grades, parallels, references, rijal
 from ingest.audit.section import Section
-from ingest.summary import render_table
+from ingest.reporter import Reporter
 
 SECTIONS: tuple[Section, ...] = (
     *chains.SECTIONS,
@@ -18,12 +18,13 @@ SECTIONS: tuple[Section, ...] = (
 
 async def print_audit(url: str, schema: str, console: Console) -> None:
     """Print each section's table, computed on `schema` of the database at `url`."""
+    reporter = Reporter(console)
     conn = await asyncpg.connect(url)
     try:
         await conn.execute(f"SET search_path TO {schema}, public")
         for section in SECTIONS:
-            render_table(console, section.title, list(await section.measure(conn)))
+            reporter.table(section.title, list(await section.measure(conn)))
             if section.explanation:
-                console.print(section.explanation, markup=False, highlight=False)
+                reporter.line(section.explanation)
     finally:
         await conn.close()

@@ -1,0 +1,217 @@
+"""Narrators by any name form: the four tiers of the name key in one statement, then the fuzzy tier (consonant
+skeletons, across scripts) when they leave room."""
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    ColumnElement,
+    Float,
+    Integer,
+    Select,
+    String,
+    Text,
+    and_,
+    case,
+    func,
+    literal,
+    literal_column,
+    or_,
+    select,
+    union_all,
+)
+from sqlalchemy.dialects.postgresql import distinct_on
+
+from app.data import tables as t
+from app.data.database import FUZZY_NAME_THRESHOLD, Bound, RequestDatabase, Row
+from app.data.narrators import narrator_record
+from app.data.records import NarratorHitRecord
+from app.data.search.common import array, escaped, like, param
+
+NAME_MATCH_WEIGHT = 0.6  # of a narrator score (not exact): the match; the rest is the prior
+FUZZY_FORMS = 100  # name forms each fuzzy branch reads at most (the most similar first)
+SKELETON_CREDIT = 0.9  # what a name form whose consonants are all the query's counts for
+MIN_SKELETON = 3  # consonants a query needs before its consonants alone may match a name form
+MIN_SKELETON_PREFIX = 4  # consonants it needs before a name form may merely start with them ...
+MIN_SKELETON_SHARE = 0.35  # ... and the credit (SKELETON_CREDIT x its share of the form's consonants) needed
+NAME_TIERS = ("exact", "prefix", "substring", "fulltext", "fuzzy")  # best first
+FUZZY = literal(NAME_TIERS.index("fuzzy"))
+
+
+@dataclass(frozen=True)
+class NarratorScope:
+    script: str
+    grade_tier: str | None
+    region: str | None
+    generation: int | None
+    most: int
+
+
+@dataclass(frozen=True)
+class _Filters:
+    """The shape of a narrator scope: which filters it sets."""
+
+    grade_tier: bool
+    region: bool
+    generation: bool
+
+    @classmethod
+    def of(cls, scope: NarratorScope) -> "_Filters":
+        return cls(scope.grade_tier is not None, scope.region is not None, scope.generation is not None)
+
+
+def _name_score(match: ColumnElement[Any], prior: ColumnElement[Any]) -> Any:
+    return match * NAME_MATCH_WEIGHT + prior * (1 - NAME_MATCH_WEIGHT)
+
+
+def _of_kept_narrators(forms: Select[Any], filters: _Filters) -> Select[Any]:
+    """`forms` (name forms), of the narrators the filters keep."""
+    n = t.narrator
+    given = (
+        (n.c.grade_tier, filters.grade_tier, "grade_tier"),
+        (n.c.region_key, filters.region, "region"),
+        (n.c.generation, filters.generation, "generation"),
+    )
+    kept = [column == param(name, column.type) for column, wanted, name in given if wanted]
+    if kept:
+        forms = forms.where(t.narrator_search_form.c.narrator_id.in_(select(n.c.narrator_id).where(*kept)))
+    return forms
+
+
+def _forms(tier: ColumnElement[Any], score: ColumnElement[Any], filters: _Filters) -> Select[Any]:
+    """The name forms, with their tier and score, of narrators the filters keep."""
+    f = t.narrator_search_form
+    forms = select(f.c.narrator_id, f.c.form, f.c.source_id, f.c.source_key, f.c.prior)
+    return _of_kept_narrators(forms.add_columns(tier.label("tier"), score.label("score")), filters)
+
+
+def _best_of_each(forms: Any) -> Select[Any]:
+    """The best form of each narrator among `forms` (his best tier, then his best score there), best
+    narrators first, `:most` at most."""
+    first = select(forms).order_by(forms.c.narrator_id, forms.c.tier, forms.c.score.desc())
+    best = first.ext(distinct_on(forms.c.narrator_id)).subquery()
+    order = (best.c.tier, best.c.score.desc(), best.c.prior.desc(), best.c.narrator_id)
+    return select(best).order_by(*order).limit(param("most", Integer))
+
+
+def _share() -> ColumnElement[Any]:
+    """How much of the name form the query (`:length` characters) covers."""
+    key = t.narrator_search_form.c.search_key
+    return param("length", Float) / func.greatest(func.char_length(key), 1)
+
+
+def _key_hits(filters: _Filters) -> Any:
+    """The narrators whose name form matches the key `:query` in the first tiers: the key itself (exact),
+    its words starting the form (prefix: `:prefix`, whole words: «بن عمر» is no prefix of «بن عمرو»),
+    within the form (substring: `:substring`), every word of it a word of the form, in any order
+    (fulltext: `:words`). Each narrator is in his best tier, by his best form there."""
+    f = t.narrator_search_form
+    key = f.c.search_key
+    exact = key == param("query", String)
+    tier = case((exact, 0), (like(key, "prefix"), 1), (like(key, "substring"), 2), else_=3)
+    score = case((exact, literal(1.0)), else_=_name_score(_share(), f.c.prior))
+    words = func.string_to_array(key, literal_column("' '")).op("@>")(array("words", Text))
+    condition = and_(f.c.script == param("script", String), or_(like(key, "substring"), words))
+    forms = _forms(tier, score, filters).where(condition).subquery()
+    return _best_of_each(forms).cte("key_hits")
+
+
+def _similar(filters: _Filters, room: Any) -> Select[Any]:
+    """The FUZZY_FORMS name forms of the query's script most similar to it (trigrams). The similarity is
+    computed once per form (a materialized CTE), not once per use."""
+    f = t.narrator_search_form
+    query = param("query", String)
+    # `query <% key` (the index's word-similarity test, at the session's pg_trgm.word_similarity_threshold)
+    # keeps the forms that hold most of the query's trigrams: far fewer rows to compare than `key % query`.
+    condition = and_(room, f.c.script == param("script", String), query.bool_op("<%")(f.c.search_key))
+    forms = select(f.c.narrator_id, f.c.form, f.c.source_id, f.c.source_key, f.c.prior)
+    forms = forms.add_columns(func.similarity(f.c.search_key, query).label("similarity")).where(condition)
+    compared = _of_kept_narrators(forms, filters).cte("similar").prefix_with("MATERIALIZED")
+    similarity = compared.c.similarity
+    score = _name_score(similarity, compared.c.prior).label("score")
+    similar = select(*(compared.c[name] for name in ("narrator_id", "form", "source_id", "source_key", "prior")))
+    similar = similar.add_columns(FUZZY.label("tier"), score).where(similarity >= FUZZY_NAME_THRESHOLD)
+    return similar.order_by(similarity.desc()).limit(FUZZY_FORMS)
+
+
+def _consonants(prefix: bool, filters: _Filters, room: Any) -> Select[Any]:
+    """The FUZZY_FORMS name forms, of either script, whose consonants are the query's (`:skeleton`) or, with
+    `prefix`, start with them (`:skeleton_prefix`), those with the fewest other consonants first."""
+    f = t.narrator_search_form
+    share = param("skeleton_credit", Float) / func.greatest(func.char_length(f.c.skeleton), 1)
+    same = f.c.skeleton == param("skeleton", String)
+    starts = and_(like(f.c.skeleton, "skeleton_prefix"), share >= MIN_SKELETON_SHARE)
+    forms = _forms(FUZZY, _name_score(share, f.c.prior), filters).where(room, or_(same, starts) if prefix else same)
+    return forms.order_by(func.char_length(f.c.skeleton)).limit(FUZZY_FORMS)
+
+
+def _fuzzy_hits(skeleton: int, filters: _Filters, key_hits: Any) -> Any:
+    """The fuzzy tier, for narrators not among the key hits, read only when these are fewer than `:most`
+    (`room`: checked once, before any row is read); the consonant branch when the query has MIN_SKELETON
+    consonants (`skeleton`: how many it has, up to MIN_SKELETON_PREFIX)."""
+    f = t.narrator_search_form
+    found = select(func.count()).select_from(key_hits).scalar_subquery() < param("most", Integer)
+    room = and_(found, f.c.narrator_id.not_in(select(key_hits.c.narrator_id)))
+    branches = [_similar(filters, room)]
+    if skeleton >= MIN_SKELETON:
+        branches.append(_consonants(skeleton >= MIN_SKELETON_PREFIX, filters, room))
+    fuzzy = union_all(*branches).subquery()
+    return _best_of_each(fuzzy).subquery()
+
+
+@functools.cache
+def _name_statement(skeleton: int, filters: _Filters) -> Select[Any]:
+    """Every tier of the narrator search in one statement: the key hits, then the fuzzy hits, `:most` in all."""
+    n = t.narrator
+    key_hits = _key_hits(filters)
+    fuzzy_hits = _fuzzy_hits(skeleton, filters, key_hits)
+    hits = union_all(select(key_hits), select(fuzzy_hits)).subquery()
+    order = (hits.c.tier, hits.c.score.desc(), hits.c.prior.desc(), hits.c.narrator_id)
+    top = select(hits).order_by(*order).limit(param("most", Integer)).subquery()
+    return (
+        select(n, top.c.form.label("matched_form"), top.c.source_id.label("form_source_id"))
+        .add_columns(top.c.source_key.label("form_source_key"), top.c.score, top.c.tier)
+        .join(top, top.c.narrator_id == n.c.narrator_id)
+        .order_by(top.c.tier, top.c.score.desc(), top.c.prior.desc(), top.c.narrator_id)
+    )
+
+
+def _name_params(query: str, skeleton: str, scope: NarratorScope) -> dict[str, Any]:
+    return {
+        "query": query,
+        "prefix": f"{escaped(query)} %",
+        "substring": f"%{escaped(query)}%",
+        "words": query.split(),
+        "length": float(len(query)),
+        "script": scope.script,
+        "skeleton": skeleton,
+        "skeleton_prefix": f"{escaped(skeleton)}%",
+        "skeleton_credit": SKELETON_CREDIT * len(skeleton),
+        "grade_tier": scope.grade_tier,
+        "region": scope.region,
+        "generation": scope.generation,
+        "most": scope.most,
+    }
+
+
+def _name_hit(row: Row) -> tuple[str, NarratorHitRecord]:
+    record = NarratorHitRecord(
+        narrator_record(row),
+        row["matched_form"],
+        row["form_source_id"],
+        row["form_source_key"],
+        round(min(1.0, float(row["score"])), 4),
+    )
+    return NAME_TIERS[row["tier"]], record
+
+
+async def narrators_by_name(
+    db: RequestDatabase, query: str, skeleton: str, scope: NarratorScope
+) -> list[tuple[str, NarratorHitRecord]]:
+    """Narrators one of whose name forms matches the query's key, each with the tier (NAME_TIERS) he matched
+    in: every narrator of a tier before those of the next, `most` at most. The fuzzy tier also compares the
+    query's consonant skeleton."""
+    statement = _name_statement(min(len(skeleton), MIN_SKELETON_PREFIX), _Filters.of(scope))
+    rows = await db.fetch(Bound(statement, _name_params(query, skeleton, scope)))
+    return [_name_hit(row) for row in rows]

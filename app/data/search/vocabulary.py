@@ -1,0 +1,77 @@
+"""The vocabulary of the hadith texts: which query words the fulltext search indexes, and the terms one letter
+off each (their corrections), which the fuzzy tier looks for."""
+
+import functools
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import (
+    Select,
+    String,
+    Text,
+    any_,
+    func,
+    literal,
+    select,
+)
+
+from app.data import tables as t
+from app.data.database import Bound, RequestDatabase, Row
+from app.data.search.common import ALPHABETS, RARE_TERM, FuzzyWord, array, param, text_config
+
+
+def edits(word: str, alphabet: str) -> set[str]:
+    """The strings one deletion, transposition, substitution or insertion away from `word`."""
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    deleted = {a + b[1:] for a, b in splits if b}
+    swapped = {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+    replaced = {a + ch + b[1:] for a, b in splits if b for ch in alphabet}
+    inserted = {a + ch + b for a, b in splits for ch in alphabet}
+    return deleted | swapped | replaced | inserted
+
+
+@functools.cache
+def vocabulary_statement(language: str) -> Select[Any]:
+    """The terms of `:terms` that the vocabulary of `:language` holds, with their document counts, and
+    whether the text search indexes them (French stop words it does not)."""
+    s = t.search_term
+    indexed = func.length(func.to_tsvector(text_config(language), s.c.term)) > 0 if language == "fr" else literal(True)
+    return select(s.c.term, s.c.doc_count, indexed.label("indexed")).where(
+        s.c.language == param("language", String), s.c.term == any_(array("terms", Text))
+    )
+
+
+def wanted_terms(language: str, words: Sequence[str], shortest: int) -> dict[str, set[str]]:
+    """Each word, with the strings one letter off it (words under `shortest` letters: only themselves)."""
+    return {word: {word} | (edits(word, ALPHABETS[language]) if len(word) >= shortest else set()) for word in words}
+
+
+def vocabulary_params(language: str, wanted: dict[str, set[str]]) -> dict[str, Any]:
+    return {"language": language, "terms": sorted(set().union(*wanted.values()))}
+
+
+def corrections(wanted: dict[str, set[str]], vocabulary: Sequence[Row]) -> list[FuzzyWord]:
+    """Each wanted word with its strings that the vocabulary holds (rows of `vocabulary_statement`), weighted by
+    rarity (inverse document frequency). A word the text search does not index (a French stop word) is left out."""
+    counts = {row["term"]: row["doc_count"] for row in vocabulary if row["indexed"]}
+    stop = {row["term"] for row in vocabulary if not row["indexed"]}
+    total = max(counts.values(), default=1) + 1
+    found = []
+    for word, candidates in wanted.items():
+        terms = sorted(candidates & counts.keys(), key=lambda term: (term != word, -counts[term]))
+        # A word weighs by its own frequency; misheard, by its likeliest correction's; unknown, as the rarest.
+        frequency = counts[terms[0]] if terms else 1
+        if word not in stop:
+            rare = tuple(term for term in terms if counts[term] <= RARE_TERM)
+            found.append(FuzzyWord(word, tuple(terms), math.log(1 + total / frequency), rare))
+    return found
+
+
+async def fuzzy_words(db: RequestDatabase, language: str, words: Sequence[str], shortest: int) -> list[FuzzyWord]:
+    """Each query word with the vocabulary terms one letter off it (words under `shortest` letters: only
+    themselves), weighted by rarity (inverse document frequency). A word the text search does not index
+    (a French stop word) is left out."""
+    wanted = wanted_terms(language, words, shortest)
+    rows = await db.fetch(Bound(vocabulary_statement(language), vocabulary_params(language, wanted)))
+    return corrections(wanted, rows)

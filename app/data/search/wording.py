@@ -1,0 +1,331 @@
+"""Hadith by Arabic or French wording: the exact, fulltext and fuzzy tiers (HADITH_TIERS), best first, in one
+statement each time (app/data/search/__init__.py tells how they share it with the vocabulary)."""
+
+import functools
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import (
+    ColumnElement,
+    CompoundSelect,
+    Float,
+    Integer,
+    Select,
+    String,
+    Text,
+    and_,
+    case,
+    func,
+    literal,
+    literal_column,
+    null,
+    select,
+    union_all,
+)
+
+from app.data import tables as t
+from app.data.database import Bound, RequestDatabase, Row
+from app.data.search.common import (
+    FUZZY_CANDIDATES,
+    FUZZY_MIN_SCORE,
+    FUZZY_WORD_CREDIT,
+    FUZZY_WORD_SHARE,
+    HADITH_TIERS,
+    RERANKED,
+    TERMS,
+    WORDS,
+    FuzzyWord,
+    HadithHits,
+    HadithScope,
+    ScopeShape,
+    Wording,
+    array,
+    best_of,
+    candidates_of,
+    escaped,
+    hadith_hits,
+    hit_record,
+    in_scope,
+    kept_tier,
+    like,
+    param,
+    scope_params,
+    text_config,
+)
+from app.data.search.vocabulary import corrections, vocabulary_params, vocabulary_statement, wanted_terms
+
+
+def _coverage(measure: ColumnElement[Any], length: str) -> ColumnElement[Any]:
+    """How much of the text (the Arabic matn, the French text) the query (`:<length>` characters) covers."""
+    return param(length, Float) / func.greatest(measure, 1)
+
+
+def _measure(language: str) -> ColumnElement[Any]:
+    """The length of a hadith in a language that coverage divides by: its normalized matn, its French."""
+    return t.hadith.c.matn_length if language == "ar" else func.char_length(t.hadith.c.text_fr_normalized)
+
+
+def _holds_phrase(language: str) -> ColumnElement[bool]:
+    """The normalized text holds the normalized phrase, at word boundaries: Arabic through the trigram
+    index of the text (`:contained`, `:bounded`: the phrase within LIKE patterns), French through its
+    words as written, with their positions (`:phrase`)."""
+    text = t.hadith.c.text_ar_normalized
+    if language == "fr":
+        phrase = func.phraseto_tsquery(literal_column("'simple'::regconfig"), param("phrase", String))
+        return WORDS["fr"].bool_op("@@")(phrase)
+    return and_(like(text, "contained"), like(literal(" ") + text + literal(" "), "bounded"))
+
+
+def _exact(language: str, scope: ScopeShape, earlier: Sequence[Any]) -> Any:
+    """Hadith whose normalized text holds the normalized phrase, at word boundaries, scored by how much of
+    the text it covers (`:phrase_length`)."""
+    share = func.least(1.0, _coverage(_measure(language), "phrase_length"))
+    found = candidates_of(share, _holds_phrase(language), scope, earlier)
+    return kept_tier("exact", found.c.hadith_id, found.c.share, earlier)
+
+
+def _words_query(name: str) -> ColumnElement[Any]:
+    """A tsquery over the words as written (WORDS), from the text of `:name`."""
+    return func.to_tsquery(literal_column("'simple'::regconfig"), param(name, String))
+
+
+def _any_of(terms: Sequence[str]) -> str:
+    """A tsquery text: any of the terms (words of letters and digits, never operators)."""
+    return "(" + " | ".join(f"'{term}'" for term in terms) + ")"
+
+
+def _fulltext(language: str, scope: ScopeShape, earlier: Sequence[Any]) -> Any:
+    """Hadith whose text holds every word of `:words`: Arabic stems (prefixes tolerated), French stems (accents
+    folded, stop words left out). The share weighs how much of the text the words (`:words_length`
+    characters) cover, how close together they stand, and whether they stand as in the query (`:in_order`);
+    the best RERANKED are then ranked with the trigram similarity."""
+    terms, query = TERMS[language], func.plainto_tsquery(text_config(language), param("words", String))
+    proximity = func.least(1.0, func.ts_rank_cd(terms, query, 4 | 32) * 2)
+    coverage = func.least(1.0, _coverage(_measure(language), "words_length"))
+    in_order = terms.bool_op("@@")(func.phraseto_tsquery(text_config(language), param("in_order", String)))
+    share = coverage * 0.4 + proximity * 0.3 + case((in_order, 1.0), else_=0.0) * 0.3
+    best = best_of(candidates_of(share, terms.bool_op("@@")(query), scope, earlier), RERANKED)
+    return _resembling(language, "fulltext", best, 0.0, earlier)
+
+
+def _credits() -> Any:
+    """One row per term the query accepts (`:credit_terms`): the query word it stands for, what it counts
+    for, and that word's weight (a term one letter off two query words stands for both)."""
+    return select(
+        func.unnest(array("credit_terms", Text)).label("term"),
+        func.unnest(array("credit_words", Integer)).label("word"),
+        func.unnest(array("credit_values", Float)).label("credit"),
+        func.unnest(array("credit_weights", Float)).label("weight"),
+    ).subquery()
+
+
+def _credit_params(words: Sequence[FuzzyWord]) -> dict[str, list[Any]]:
+    rows = [
+        (term, index, 1.0 if term == word.word else FUZZY_WORD_CREDIT, word.weight)
+        for index, word in enumerate(words)
+        for term in word.terms
+    ]
+    terms, indexes, credits, weights = zip(*rows, strict=True)
+    return {
+        "credit_terms": list(terms),
+        "credit_words": list(indexes),
+        "credit_values": list(credits),
+        "credit_weights": list(weights),
+    }
+
+
+def _candidate_groups(known: Sequence[FuzzyWord], needed: int) -> list[str]:
+    """A hit holds `needed` words, so at least one of the len(known) - needed + 1 rarest: the tsquery texts
+    that find the hadith holding each of them (as said; a word no text holds, one letter off), rarest first."""
+    rarest = sorted(known, key=lambda word: -word.weight)[: len(known) - needed + 1]
+    groups = [group for group in (w.terms[:1] if w.terms[0] == w.word else w.rare for w in rarest) if group]
+    return [_any_of(group) for group in groups]
+
+
+def _fuzzy_params(words: Sequence[FuzzyWord]) -> tuple[int, dict[str, Any]]:
+    """How many groups of candidates the fuzzy tier reads for these words (0: none, it can find no hit), and
+    its parameters."""
+    known = [word for word in words if word.terms]
+    needed = math.ceil(FUZZY_WORD_SHARE * len(words))
+    groups = _candidate_groups(known, needed) if known and len(known) >= needed else []
+    if not groups:
+        return 0, {}
+    return len(groups), {
+        **{f"group_{i}": group for i, group in enumerate(groups)},
+        **_credit_params(known),
+        "weight": sum(word.weight for word in words),
+        "needed": needed,
+        "together": " & ".join(_any_of(word.terms) for word in known),
+    }
+
+
+def _fuzzy_candidates(language: str, groups: int, scope: ScopeShape, earlier: Sequence[Any]) -> Any:
+    """The hadith that hold each group (`:group_0` ...), in turn, FUZZY_CANDIDATES at most."""
+    holding = [
+        select(t.hadith.c.hadith_id).where(
+            in_scope(WORDS[language].bool_op("@@")(_words_query(f"group_{i}")), scope, earlier)
+        )
+        for i in range(groups)
+    ]
+    return union_all(*holding).limit(FUZZY_CANDIDATES).subquery()
+
+
+def _holding_most(language: str, found: Any) -> Select[Any]:
+    """The candidates that hold `:needed` words at least, with their share of the query's weight (`:weight`):
+    each candidate's words, read once, meet the accepted terms; each query word counts once, at its best."""
+    held = (
+        select(t.hadith.c.hadith_id, func.unnest(func.tsvector_to_array(WORDS[language])).label("term"))
+        .where(t.hadith.c.hadith_id.in_(select(found.c.hadith_id)))
+        .subquery()
+    )
+    accepted = _credits()
+    per_word = (
+        select(held.c.hadith_id, func.max(accepted.c.credit * accepted.c.weight).label("credit"))
+        .join(accepted, accepted.c.term == held.c.term)
+        .group_by(held.c.hadith_id, accepted.c.word)
+        .subquery()
+    )
+    share = (func.sum(per_word.c.credit) / param("weight", Float)).label("share")
+    holding = select(per_word.c.hadith_id, share).group_by(per_word.c.hadith_id)
+    return holding.having(func.count() >= param("needed", Integer))
+
+
+def _least_kept(holding: Any) -> ColumnElement[Any]:
+    """The least share among the RERANKED highest: no candidate of a lower share can be kept."""
+    top = select(holding.c.share).order_by(holding.c.share.desc()).limit(RERANKED).subquery()
+    return select(func.min(top.c.share)).scalar_subquery()
+
+
+def _fuzzy(language: str, groups: int, scope: ScopeShape, earlier: Sequence[Any]) -> Any:
+    """Hadith that hold most of the query's words, each as said or one letter off (`groups` groups of
+    candidates, see `_fuzzy_params`): the highest shares first, among equal shares those where the words of
+    `:together` stand closest (compared only among the shares that can be kept); then ranked with the
+    trigram similarity, at least FUZZY_MIN_SCORE."""
+    holding = _holding_most(language, _fuzzy_candidates(language, groups, scope, earlier)).cte("holding_most")
+    together = func.ts_rank_cd(WORDS[language], _words_query("together"), 4)
+    best = (
+        select(holding.c.hadith_id, holding.c.share)
+        .join(t.hadith, t.hadith.c.hadith_id == holding.c.hadith_id)
+        .where(holding.c.share >= _least_kept(holding))
+        .order_by(holding.c.share.desc(), together.desc(), holding.c.hadith_id)
+        .limit(RERANKED)
+        .subquery()
+    )
+    return _resembling(language, "fuzzy", best, FUZZY_MIN_SCORE, earlier)
+
+
+def _resembling(language: str, name: str, best: Any, minimum: float, earlier: Sequence[Any]) -> Any:
+    """The hits of tier `name` from its best candidates (`best`: hadith_id, share): their share averaged with
+    the trigram word similarity of `:in_order` and the text (words as the tier compares them), at least
+    `minimum`. The similarity, costly on a long text, is computed once per candidate (a materialized CTE),
+    not once per use."""
+    h = t.hadith
+    text = h.c.text_ar_stems if language == "ar" else h.c.text_fr_normalized
+    similarity = func.word_similarity(param("in_order", String), func.coalesce(text, ""))
+    scored = select(best.c.hadith_id, ((best.c.share + similarity) / 2).label("score"))
+    scored = scored.join(h, h.c.hadith_id == best.c.hadith_id)
+    resembling = scored.cte(f"{name}_resembling").prefix_with("MATERIALIZED")
+    return kept_tier(name, resembling.c.hadith_id, resembling.c.score, earlier, resembling.c.score >= literal(minimum))
+
+
+def _tier(name: str, language: str, groups: int, scope: ScopeShape, earlier: Sequence[Any]) -> Any:
+    """The CTE of tier `name`, after the `earlier` tiers of the statement."""
+    if name == "exact":
+        return _exact(language, scope, earlier)
+    if name == "fulltext":
+        return _fulltext(language, scope, earlier)
+    return _fuzzy(language, groups, scope, earlier)
+
+
+def _hits(language: str, tiers: tuple[str, ...], groups: int, scope: ScopeShape) -> Any:
+    """The hits of `tiers`, in order (a CTE of tier, hadith_id, score): each tier finds what the earlier ones
+    did not, in what they left of `:most`."""
+    found: list[Any] = []
+    for name in tiers:
+        found.append(_tier(name, language, groups, scope, tuple(found)))
+    branches = [
+        select(literal(HADITH_TIERS.index(name)).label("tier"), hits.c.hadith_id, hits.c.score)
+        for name, hits in zip(tiers, found, strict=True)
+    ]
+    return union_all(*branches).cte("hits")
+
+
+def _with_vocabulary(language: str, hits: Any, statement: Select[Any]) -> CompoundSelect[Any]:
+    """The rows of `statement`, then those of the vocabulary statement (`vocabulary_statement`), read only
+    when the hits leave room under `:most`; each kind of row has the other's columns, empty."""
+    vocabulary = vocabulary_statement(language).subquery()
+    room = select(func.count()).select_from(hits).scalar_subquery() < param("most", Integer)
+    hit_rows = statement.add_columns(*(null().label(column.key) for column in vocabulary.c))
+    empty = (null().label(column.key) for column in statement.selected_columns)
+    return union_all(hit_rows, select(*empty, *vocabulary.c).where(room))
+
+
+@functools.cache
+def _wording_statement(
+    language: str, tiers: tuple[str, ...], groups: int, vocabulary: bool, scope: ScopeShape
+) -> Select[Any] | CompoundSelect[Any]:
+    """The hits of `tiers` (HADITH_TIERS, best first; `groups`: the fuzzy tier's), in one statement, in order
+    of tier then score; with `vocabulary`, then the vocabulary rows of `:terms`."""
+    h = t.hadith
+    hits = _hits(language, tiers, groups, scope)
+    statement = hadith_hits(hits.c.score).add_columns(hits.c.tier).join(hits, hits.c.hadith_id == h.c.hadith_id)
+    rows = _with_vocabulary(language, hits, statement) if vocabulary else statement
+    columns = rows.selected_columns
+    return rows.order_by(columns.tier, columns.score.desc(), columns.hadith_id)
+
+
+def _wording_params(wording: Wording) -> dict[str, Any]:
+    words = " ".join(wording.words)
+    return {
+        "phrase": wording.phrase,
+        "phrase_length": float(len(wording.phrase)),
+        "contained": f"%{escaped(wording.phrase)}%",
+        "bounded": f"% {escaped(wording.phrase)} %",
+        "words": words,
+        "words_length": float(len(words)),
+        "in_order": wording.in_order,
+    }
+
+
+def _tier_hits(rows: Sequence[Row]) -> HadithHits:
+    return [(HADITH_TIERS[row["tier"]], hit_record(row)) for row in rows]
+
+
+async def hadith_by_wording(
+    db: RequestDatabase, language: str, wording: Wording, words: Sequence[FuzzyWord], scope: HadithScope
+) -> HadithHits:
+    """Every wording tier in one statement: exact, fulltext, then fuzzy over `words` (when they can find
+    candidates), each finding what the earlier ones did not, in what they left of `scope.most`."""
+    groups, fuzzy = _fuzzy_params(words)
+    tiers = HADITH_TIERS if groups else HADITH_TIERS[:-1]
+    statement = _wording_statement(language, tiers, groups, False, ScopeShape.of(scope))
+    params = {**scope_params(scope), **_wording_params(wording), **fuzzy}
+    return _tier_hits(await db.fetch(Bound(statement, params)))
+
+
+async def hadith_then_fuzzy_words(
+    db: RequestDatabase, language: str, wording: Wording, shortest: int, scope: HadithScope
+) -> tuple[HadithHits, list[FuzzyWord]]:
+    """The exact and fulltext hits and, when they leave room under `scope.most`, the fuzzy words of
+    `wording.words` (as `fuzzy_words` finds them; none when there is no room), in one statement."""
+    wanted = wanted_terms(language, wording.words, shortest)
+    statement = _wording_statement(language, HADITH_TIERS[:-1], 0, True, ScopeShape.of(scope))
+    params = {**scope_params(scope), **_wording_params(wording), **vocabulary_params(language, wanted)}
+    rows = await db.fetch(Bound(statement, params))
+    hits = _tier_hits([row for row in rows if row["hadith_id"] is not None])
+    vocabulary = [row for row in rows if row["hadith_id"] is None]
+    return hits, (corrections(wanted, vocabulary) if len(hits) < scope.most else [])
+
+
+async def hadith_by_fuzzy_words(
+    db: RequestDatabase, language: str, wording: Wording, words: Sequence[FuzzyWord], scope: HadithScope
+) -> HadithHits:
+    """The fuzzy tier alone: hadith that hold most of the words, each as said or one letter off (see `_fuzzy`);
+    none, and no statement, when the words can find no candidate."""
+    groups, fuzzy = _fuzzy_params(words)
+    if not groups:
+        return []
+    statement = _wording_statement(language, HADITH_TIERS[-1:], groups, False, ScopeShape.of(scope))
+    params = {**scope_params(scope), **_wording_params(wording), **fuzzy}
+    return _tier_hits(await db.fetch(Bound(statement, params)))

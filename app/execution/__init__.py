@@ -1,0 +1,1 @@
+"""Execution of one GraphQL operation: documents, cost, compiled plans, the request context and its loaders."""

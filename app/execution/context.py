@@ -1,0 +1,18 @@
+"""What every resolver of one request shares: its database connection, its loaders, the source catalog."""
+
+from dataclasses import dataclass
+
+from app.data.database import RequestDatabase
+from app.data.sources import SourceCatalog
+from app.execution.dataloaders import Loaders
+
+
+@dataclass(frozen=True)
+class Context:
+    db: RequestDatabase
+    loaders: Loaders
+    sources: SourceCatalog
+
+
+def create_context(db: RequestDatabase, sources: SourceCatalog) -> Context:
+    return Context(db=db, loaders=Loaders(db), sources=sources)

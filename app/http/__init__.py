@@ -1,0 +1,1 @@
+"""The HTTP edge: /graphql, /tools, /mcp, GraphiQL, admission, rate limits, the request log."""

@@ -1,0 +1,70 @@
+"""Admission: a bound on the requests each worker serves at once, so that overload is refused at once
+instead of queueing until the database's pool times out.
+
+Requests to `/graphql`, `/tools` and `/mcp` take one of `ISNAD_MAX_IN_FLIGHT` places. When none is
+free, a request waits for one in a short queue: at most `ISNAD_MAX_QUEUED` requests, each for at most
+`ISNAD_QUEUE_WAIT_MS`. A request the queue cannot take, or that waited its time out, is answered 503
+`UPSTREAM_UNAVAILABLE` with `Retry-After`, in the error envelope of its surface (`app/http/refusals.py`),
+before any of its work. Everything else (`/healthz`, `/readyz`, `/metrics`, GraphiQL's files) is never
+held back. The bound is per worker process: N workers admit N times as many.
+"""
+
+import asyncio
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from app.errors import UpstreamUnavailable
+from app.http.refusals import refusal
+
+GUARDED_PATHS = ("/graphql", "/tools", "/mcp")
+RETRY_AFTER_S = 1
+
+
+def guarded(scope: Scope) -> bool:
+    """Whether a request is one that admission and rate limits apply to: the API's own endpoints."""
+    if scope["type"] != "http":  # the lifespan and websockets have no path to guard
+        return False
+    path: str = scope["path"]
+    return any(path == p or path.startswith(f"{p}/") for p in GUARDED_PATHS)
+
+
+class Admission:
+    """ASGI middleware: at most `max_in_flight` guarded requests at once (0: no bound), and a queue of at
+    most `max_queued` requests waiting up to `max_wait_ms` for a place."""
+
+    def __init__(self, app: ASGIApp, max_in_flight: int, max_queued: int, max_wait_ms: int) -> None:
+        self.app = app
+        self.bounded = max_in_flight > 0
+        self.places = asyncio.Semaphore(max(max_in_flight, 1))
+        self.max_queued = max_queued
+        self.max_wait_s = max_wait_ms / 1000
+        self.queued = 0
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not (self.bounded and guarded(scope)):
+            await self.app(scope, receive, send)
+            return
+        if not await self.enter():
+            busy = UpstreamUnavailable("The server is at capacity; retry shortly.")
+            await refusal(scope, 503, busy, {"retry-after": str(RETRY_AFTER_S)})(scope, receive, send)
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.places.release()
+
+    async def enter(self) -> bool:
+        """Take a place, at once or after a wait in the queue; False when the request is to be shed."""
+        if not self.places.locked():
+            await self.places.acquire()
+            return True
+        if self.queued >= self.max_queued:
+            return False
+        self.queued += 1
+        try:
+            await asyncio.wait_for(self.places.acquire(), self.max_wait_s)
+        except TimeoutError:
+            return False
+        finally:
+            self.queued -= 1
+        return True
