@@ -232,6 +232,29 @@ def tool_configuration(api: Server, tool: str, document_id: str, draw: Draw) -> 
     return Configuration(f"API {tool} (persisted, documentId)", "API", api, bodies, compared)
 
 
+def search_kinds(api: Server, document_id: str, draw: Draw) -> list[Configuration]:
+    """search_hadith's argument sets apart, by the statements they reach: the Arabic phrases (the wording
+    tiers), the citations (the reference tier)."""
+    sent = {"documentId": f"sha256:{document_id}"}
+    sets = draw.arguments["search_hadith"]
+    kinds = {"Arabic phrases": False, "citations": True}
+    return [
+        Configuration(
+            f"API search_hadith, {kind} only",
+            "API",
+            api,
+            [orjson.dumps({**sent, "variables": v}) for v in sets if (":" in v["query"]) == cited],
+            None,
+        )
+        for kind, cited in kinds.items()
+    ]
+
+
+def chosen(configs: Sequence[Configuration], only: Sequence[str]) -> list[Configuration]:
+    """The floor and the configurations whose name holds one of the words of `only` (all of them without)."""
+    return [c for c in configs if c.role == "floor" or not only or any(word in c.name for word in only)]
+
+
 def configurations(floor: Server, api: Server, peer: Server | None, draw: Draw) -> list[Configuration]:
     """The floor first (the reference of the checks), PostGraphile, the web document, the eight tools."""
     found = [
@@ -392,6 +415,7 @@ class Options:
     postgraphile: bool
     smoke: bool
     workers: int
+    only: tuple[str, ...]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -407,6 +431,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--pg4-dir", type=Path, default=Path("/tmp/pg4"), help="npm prefix of postgraphile@4")  # noqa: S108
     parser.add_argument("--workers", type=int, default=1, help="processes per server (default 1)")
     parser.add_argument("--no-postgraphile", action="store_true", help="skip PostGraphile")
+    parser.add_argument(
+        "--only", nargs="+", default=(), help="the floor and the configurations whose name holds one of these words"
+    )
     smoke = ", ".join(f"--{name.replace('_', '-')} {value}" for name, value in SMOKE.items())
     parser.add_argument("--smoke", action="store_true", help=f"a short run for CI; its defaults: {smoke}")
     return parser
@@ -433,6 +460,7 @@ def parse_options(argv: Sequence[str] | None = None) -> Options:
         not args.no_postgraphile,
         args.smoke,
         args.workers,
+        tuple(args.only),
     )
 
 
@@ -529,7 +557,8 @@ def run(options: Options, settings: Settings, url: str, console: Console) -> Non
     with ExitStack() as stack:
         console.print("starting the servers ...")
         floor, api, peer = start_servers(stack, options, settings, url, console)
-        configs = configurations(floor, api, peer, drawn)
+        searches = search_kinds(api, persisted_ids()["search_hadith"], drawn)
+        configs = chosen(configurations(floor, api, peer, drawn) + searches, options.only)
         check(configs, options, console)
         if not installed():
             console.print("wrk is not on PATH (apt-get install -y wrk): the data was checked, nothing timed")

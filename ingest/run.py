@@ -110,7 +110,7 @@ async def _build_and_swap(
         await writer.copy_tables(conn, ctx.tables, advance)
         progress.update(task, description="writing: derived tables")
         await fill_derived_tables(conn)
-    await writer.analyze(conn)
+    await writer.vacuum_analyze(conn)
     if reader_role:
         await writer.grant_reader(conn, reader_role)
     counts = await print_summary(conn, reporter)

@@ -108,6 +108,7 @@ CREATE TABLE hadith (
     text_ar              text,                  -- with isnad and diacritics
     text_ar_normalized   text,                  -- app.arabic.normalize(text_ar)
     text_ar_stems        text,                  -- app.arabic.stem of each normalized word
+    text_ar_pairs        text[],                -- app.arabic.word_pairs(text_ar_normalized): the exact tier's index
     text_ar_terms        tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, coalesce(text_ar_stems, ''))) STORED,
     matn_length          integer,               -- characters of the normalized matn (LK corpus split), else of the text
     text_fr              text,
@@ -129,7 +130,7 @@ CREATE INDEX hadith_collection_idx ON hadith (collection_id, seq_in_collection);
 CREATE INDEX hadith_number_idx ON hadith (collection_id, canonical_number);
 CREATE INDEX hadith_book_idx ON hadith (book_id, seq_in_collection);
 CREATE INDEX hadith_chapter_idx ON hadith (chapter_id, seq_in_collection);
-CREATE INDEX hadith_text_ar_trgm_idx ON hadith USING gin (text_ar_normalized gin_trgm_ops);
+CREATE INDEX hadith_text_ar_pairs_idx ON hadith USING gin (text_ar_pairs);
 CREATE INDEX hadith_text_ar_terms_idx ON hadith USING gin (text_ar_terms);
 CREATE INDEX hadith_text_fr_terms_idx ON hadith USING gin (text_fr_terms);
 CREATE INDEX hadith_text_fr_words_idx ON hadith USING gin (text_fr_words);

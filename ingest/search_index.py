@@ -41,11 +41,12 @@ def build(ctx: ImportContext) -> None:
 
 
 def _index_hadith(ctx: ImportContext) -> None:
-    """The stems of each Arabic text, the measure its scores divide by (the matn, else the text), and the
-    words of its French."""
+    """The stems of each Arabic text, its words and pairs of words, the measure its scores divide by (the matn,
+    else the text), and the words of its French."""
     for row in ctx.tables["hadith"]:
         normalized = row["text_ar_normalized"] or ""
         row["text_ar_stems"] = " ".join(arabic.stem(word) for word in normalized.split()) or None
+        row["text_ar_pairs"] = arabic.word_pairs(normalized) or None
         row["matn_length"] = row.get("matn_length") or len(normalized) or None
         row["text_fr_normalized"] = " ".join(latin.words(row["text_fr"] or "")) or None
 

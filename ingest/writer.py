@@ -70,11 +70,12 @@ async def create_build_schema(conn: asyncpg.Connection) -> None:
     await conn.execute(ddl())
 
 
-async def _columns(conn: asyncpg.Connection, table: str) -> list[str]:
+async def table_columns(conn: asyncpg.Connection, table: str, schema: str = BUILD_SCHEMA) -> list[str]:
+    """The columns of `schema`.`table` that a row can be written to (generated ones left out), in order."""
     rows = await conn.fetch(
-        "SELECT column_name FROM information_schema.columns"
-        " WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position",
-        BUILD_SCHEMA,
+        "SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2"
+        " AND is_generated = 'NEVER' ORDER BY ordinal_position",
+        schema,
         table,
     )
     return [row["column_name"] for row in rows]
@@ -98,14 +99,19 @@ async def copy_tables(
     for table in table_order():
         rows = tables.get(table, [])
         if rows:
-            columns, records = _records(table, rows, await _columns(conn, table))
+            columns, records = _records(table, rows, await table_columns(conn, table))
             await conn.copy_records_to_table(table, records=records, columns=columns, schema_name=BUILD_SCHEMA)
         advance(table, len(rows))
 
 
-async def analyze(conn: asyncpg.Connection) -> None:
-    """Gather the planner's statistics, once every table is filled."""
-    await conn.execute("ANALYZE")
+async def vacuum_analyze(conn: asyncpg.Connection) -> None:
+    """Once every table is filled: merge each GIN index's pending list into the index, mark the pages
+    all-visible (index-only scans), and gather the planner's statistics, for every table of the build
+    schema. Without it a server that runs no autovacuum during the load serves from unmerged pending
+    lists, which every search statement reads in full."""
+    tables = await conn.fetch("SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename", BUILD_SCHEMA)
+    names = ", ".join(f"{BUILD_SCHEMA}.{row['tablename']}" for row in tables)
+    await conn.execute(f"VACUUM (ANALYZE) {names}")
 
 
 async def grant_reader(conn: asyncpg.Connection, role: str) -> None:

@@ -297,6 +297,23 @@ def test_the_public_commentary_view_shows_only_published_validated_passages(
     assert _count(database_url, "SELECT count(*) FROM commentary_passage") > public
 
 
+def test_every_gin_index_is_merged_when_the_import_ends(imported: ImportReport, database_url: str) -> None:
+    # The server runs no autovacuum here: a pending list the import left would still be there.
+    fetch(database_url, "public", "CREATE EXTENSION IF NOT EXISTS pgstattuple SCHEMA public")
+    gin = fetch(
+        database_url,
+        LIVE_SCHEMA,
+        "SELECT c.relname, (public.pgstatginindex(c.oid)).pending_pages, (public.pgstatginindex(c.oid)).pending_tuples"
+        " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_am a ON a.oid = c.relam"
+        " WHERE n.nspname = $1 AND a.amname = 'gin' ORDER BY c.relname",
+        LIVE_SCHEMA,
+    )
+    assert {"hadith_text_ar_pairs_idx", "search_form_words_idx"} <= {row["relname"] for row in gin}
+    assert [(row["relname"], row["pending_pages"], row["pending_tuples"]) for row in gin] == [
+        (row["relname"], 0, 0) for row in gin
+    ]
+
+
 def test_two_imports_give_identical_ids(imported: ImportReport, database_url: str, subset_dir: Path) -> None:
     run_import(subset_dir, database_url, "isnad_again", quiet_console())
     assert id_fingerprint(database_url, "isnad_again") == id_fingerprint(database_url, LIVE_SCHEMA)

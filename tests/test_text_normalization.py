@@ -158,3 +158,13 @@ def test_latin_name_keys_keep_different_names_apart() -> None:
 
 def test_words_of_a_french_text_are_folded_and_split_at_apostrophes() -> None:
     assert latin.words("L’intention des Prières, « à Médine »") == ["l", "intention", "des", "prieres", "a", "medine"]
+
+
+def test_word_pairs_are_the_words_and_each_two_that_stand_together_once_each() -> None:
+    text = "عن عبد الله عن عبد الله بن عمر"
+    phrase = "عبد الله بن"
+
+    assert arabic.word_pairs("عن عبد الله") == ["الله", "عبد", "عبد الله", "عن", "عن عبد"]
+    assert set(arabic.word_pairs(phrase)) <= set(arabic.word_pairs(text))  # a text holds its phrases' pairs
+    assert not set(arabic.word_pairs("الله عمر")) <= set(arabic.word_pairs(text))  # not standing together
+    assert arabic.word_pairs("") == []

@@ -4,6 +4,8 @@ filters and limits. Every hit is a candidate (inference) with the record it come
 import httpx
 import pytest
 
+from app.data.search.common import ALPHABETS
+from app.data.search.vocabulary import edits, slips
 from resolvers.search_hadith import NOTHING_FOUND
 from tests.graphql_client import call_tool, nfc, provenance, rows, tool_data
 
@@ -89,6 +91,41 @@ async def test_a_misspelled_phrase_matches_by_fuzzy(client: httpx.AsyncClient) -
     # «الاعمال بالنيه» is the whole text of shahwaliullah40:33: it resembles the query most.
     assert _hits(answer)[:3] == [("shahwaliullah40:33", "fuzzy"), ("bukhari:1", "fuzzy"), ("nawawi40:1", "fuzzy")]
     assert all(0.6 <= hit["score"] <= 1 for hit in answer["results"])
+
+
+# (query, the phrase as the hadith says it): one letter dropped, doubled or two swapped in one word
+SLIPS = [
+    ("سلم المسلمون من لسنه ويده", "سلم المسلمون من لسانه ويده"),  # dropped
+    ("ماك يقول كان رسول", "مالك يقول كان رسول"),  # dropped: a word of 3 letters left
+    ("لقد خشت ان لا", "لقد خشيت ان لا"),  # dropped
+    ("عمرو بن ييي بهذا", "عمرو بن يحيي بهذا"),  # dropped, in the middle of the phrase
+    ("سلم المسلمون من لسسانه ويده", "سلم المسلمون من لسانه ويده"),  # doubled
+    ("الله عليه ولسم النعمان", "الله عليه وسلم النعمان"),  # swapped, in a formula
+    ("اكل لحام ثم صلي", "اكل لحما ثم صلي"),  # swapped
+    ("حرب بذها الاسناد عن", "حرب بهذا الاسناد عن"),  # swapped
+]
+
+
+@pytest.mark.parametrize(("query", "said"), SLIPS)
+async def test_a_phrase_with_one_letter_dropped_doubled_or_swapped_finds_the_hadith_first(
+    client: httpx.AsyncClient, database_url: str, query: str, said: str
+) -> None:
+    holding_said = "SELECT canonical_reference FROM hadith WHERE ' ' || text_ar_normalized || ' ' LIKE $1"
+    holding = await rows(database_url, holding_said, f"% {said} %")
+    answer = await tool_data(client, "search_hadith", query=query)
+
+    assert 0 < len(holding) <= 3
+    assert _hits(answer)[0] in {(row["canonical_reference"], "fuzzy") for row in holding}
+
+
+def test_a_short_word_is_corrected_for_a_slip_only() -> None:
+    alphabet = ALPHABETS["ar"]
+    corrections = slips("جرل", alphabet)
+
+    assert {"رجل", "جرال"} <= corrections  # two letters swapped; a letter dropped, put back
+    assert "جرل" in slips("جررل", alphabet)  # a letter doubled, taken out
+    assert "جرم" not in corrections  # another letter in a letter's place: another word
+    assert corrections < edits("جرل", alphabet)
 
 
 async def test_a_french_phrase_finds_bukhari_1_by_its_french_text(client: httpx.AsyncClient) -> None:

@@ -4,7 +4,7 @@ Only the columns the API reads are declared. The schema is chosen by the connect
 """
 
 from sqlalchemy import Boolean, Column, DateTime, Float, Integer, MetaData, Table, Text
-from sqlalchemy.dialects.postgresql import TSVECTOR
+from sqlalchemy.dialects.postgresql import ARRAY, TSVECTOR
 
 metadata = MetaData()
 
@@ -95,6 +95,7 @@ hadith = Table(
     _text("text_ar"),
     _text("text_ar_normalized"),
     _text("text_ar_stems"),
+    Column("text_ar_pairs", ARRAY(Text)),
     Column("text_ar_terms", TSVECTOR),
     _int("matn_length"),
     _text("text_fr"),

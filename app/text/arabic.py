@@ -10,10 +10,13 @@ the importer records it, and a database built with another version must be rebui
   that «بالنيات», «النيات» and «نيات» meet.
 - `name_key`: a name as the narrator search compares it («أبي هريرة» = «أبو هريرة», «ابن» = «بن»,
   «عبدالله» = «عبد الله»).
+- `word_pairs`: the words of a normalized text and every two that stand together, which the exact
+  search's index holds.
 - `skeleton`: the consonants of a name in a Latin alphabet shared with app.text.latin.skeleton, so that a
   Latin query can meet an Arabic name form («ابن شهاب» and «Ibn Shihab» are both «bnshb»).
 """
 
+import itertools
 import re
 import unicodedata
 from functools import lru_cache
@@ -111,6 +114,14 @@ def stem(word: str) -> str:
         if word.startswith(prefix) and len(word) - len(prefix) >= MIN_STEM:
             return word[len(prefix) :]
     return word
+
+
+def word_pairs(normalized: str) -> list[str]:
+    """The words of a normalized text and every two words that stand together in it («w1 w2»), once each,
+    sorted: what the exact search's index holds of a text, and what it looks up for a phrase (a text holds a
+    phrase only when it holds every pair of the phrase's words)."""
+    words = normalized.split()
+    return sorted({*words, *(f"{first} {second}" for first, second in itertools.pairwise(words))})
 
 
 def stems(text: str) -> list[str]:

@@ -26,13 +26,14 @@ from app.data import tables as t
 from app.data.database import Row
 from app.data.records import HadithHitRecord
 
-CANDIDATES = 1000  # hadith an exact or fulltext statement reads at most before ranking them
+CANDIDATES = 250  # hadith an exact or fulltext statement reads at most before ranking them
 RERANKED = 8  # fulltext and fuzzy candidates whose whole text is compared with the query (trigram similarity)
-FUZZY_CANDIDATES = 300  # hadith holding the query's rarest words, whose every word is then checked
+FUZZY_CANDIDATES = 100  # hadith holding the query's rarest words, whose every word is then checked
 FUZZY_WORD_SHARE = 0.6  # share of the query's words a fuzzy hit must hold, one letter off at most
 FUZZY_WORD_CREDIT = 0.8  # what a word one letter off counts for, against 1 for the word itself
 FUZZY_MIN_SCORE = 0.6  # a fuzzy hit scoring less resembles the query too little to be offered
 RARE_TERM = 1000  # a misheard word's corrections held by more texts than this find no candidates
+SKIPPING_ONE_WORDS = 3  # a phrase of this many words at least finds, first, the texts that hold it but for one word
 HADITH_TIERS = ("exact", "fulltext", "fuzzy")  # the wording tiers, best first
 
 

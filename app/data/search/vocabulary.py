@@ -21,14 +21,26 @@ from app.data.database import Bound, RequestDatabase, Row
 from app.data.search.common import ALPHABETS, RARE_TERM, FuzzyWord, array, param, text_config
 
 
+def _splits(word: str) -> list[tuple[str, str]]:
+    return [(word[:i], word[i:]) for i in range(len(word) + 1)]
+
+
+def slips(word: str, alphabet: str) -> set[str]:
+    """The strings `word` can be when it was said or written with one letter dropped (one inserted back),
+    one letter doubled (one of the two taken out), or two letters swapped."""
+    splits = _splits(word)
+    inserted = {a + ch + b for a, b in splits for ch in alphabet}
+    undoubled = {a + b[1:] for a, b in splits if len(b) > 1 and b[0] == b[1]}
+    swapped = {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+    return inserted | undoubled | swapped
+
+
 def edits(word: str, alphabet: str) -> set[str]:
     """The strings one deletion, transposition, substitution or insertion away from `word`."""
-    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    splits = _splits(word)
     deleted = {a + b[1:] for a, b in splits if b}
-    swapped = {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
     replaced = {a + ch + b[1:] for a, b in splits if b for ch in alphabet}
-    inserted = {a + ch + b for a, b in splits for ch in alphabet}
-    return deleted | swapped | replaced | inserted
+    return slips(word, alphabet) | deleted | replaced
 
 
 @functools.cache
@@ -43,8 +55,10 @@ def vocabulary_statement(language: str) -> Select[Any]:
 
 
 def wanted_terms(language: str, words: Sequence[str], shortest: int) -> dict[str, set[str]]:
-    """Each word, with the strings one letter off it (words under `shortest` letters: only themselves)."""
-    return {word: {word} | (edits(word, ALPHABETS[language]) if len(word) >= shortest else set()) for word in words}
+    """Each word, with the strings one letter off it (words under `shortest` letters: only those it can be
+    with a letter dropped, doubled or two swapped, never another letter in its place)."""
+    alphabet = ALPHABETS[language]
+    return {word: {word} | (edits if len(word) >= shortest else slips)(word, alphabet) for word in words}
 
 
 def vocabulary_params(language: str, wanted: dict[str, set[str]]) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 statement each time (app/data/search/__init__.py tells how they share it with the vocabulary)."""
 
 import functools
+import itertools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -33,6 +34,7 @@ from app.data.search.common import (
     FUZZY_WORD_SHARE,
     HADITH_TIERS,
     RERANKED,
+    SKIPPING_ONE_WORDS,
     TERMS,
     WORDS,
     FuzzyWord,
@@ -54,6 +56,7 @@ from app.data.search.common import (
     text_config,
 )
 from app.data.search.vocabulary import corrections, vocabulary_params, vocabulary_statement, wanted_terms
+from app.text import arabic
 
 
 def _coverage(measure: ColumnElement[Any], length: str) -> ColumnElement[Any]:
@@ -67,14 +70,16 @@ def _measure(language: str) -> ColumnElement[Any]:
 
 
 def _holds_phrase(language: str) -> ColumnElement[bool]:
-    """The normalized text holds the normalized phrase, at word boundaries: Arabic through the trigram
-    index of the text (`:contained`, `:bounded`: the phrase within LIKE patterns), French through its
-    words as written, with their positions (`:phrase`)."""
-    text = t.hadith.c.text_ar_normalized
+    """The normalized text holds the normalized phrase, at word boundaries: Arabic through the index of its
+    words and pairs of words (`:pairs`, the phrase's: the texts that hold them all), then the text itself
+    (`:bounded`: the phrase within a LIKE pattern); French through its words as written, with their
+    positions (`:phrase`)."""
+    h = t.hadith
     if language == "fr":
         phrase = func.phraseto_tsquery(literal_column("'simple'::regconfig"), param("phrase", String))
         return WORDS["fr"].bool_op("@@")(phrase)
-    return and_(like(text, "contained"), like(literal(" ") + text + literal(" "), "bounded"))
+    pairs = h.c.text_ar_pairs.bool_op("@>")(array("pairs", Text))
+    return and_(pairs, like(literal(" ") + h.c.text_ar_normalized + literal(" "), "bounded"))
 
 
 def _exact(language: str, scope: ScopeShape, earlier: Sequence[Any]) -> Any:
@@ -135,6 +140,20 @@ def _credit_params(words: Sequence[FuzzyWord]) -> dict[str, list[Any]]:
     }
 
 
+def _skipping_one(in_order: Sequence[str]) -> list[str]:
+    """A tsquery text that finds the texts holding the phrase but for one of its words, whatever stands in
+    that word's place (a word misheard, one letter off, or short): `in_order` with each word left out in
+    turn, the others at their distances (none under SKIPPING_ONE_WORDS words)."""
+    if len(in_order) < SKIPPING_ONE_WORDS:
+        return []
+    phrases = []
+    for left_out in range(len(in_order)):
+        kept = [(place, word) for place, word in enumerate(in_order) if place != left_out]
+        steps = (f" <{place - before}> '{word}'" for (before, _), (place, word) in itertools.pairwise(kept))
+        phrases.append(f"('{kept[0][1]}'{''.join(steps)})")
+    return [" | ".join(phrases)]
+
+
 def _candidate_groups(known: Sequence[FuzzyWord], needed: int) -> list[str]:
     """A hit holds `needed` words, so at least one of the len(known) - needed + 1 rarest: the tsquery texts
     that find the hadith holding each of them (as said; a word no text holds, one letter off), rarest first."""
@@ -143,14 +162,16 @@ def _candidate_groups(known: Sequence[FuzzyWord], needed: int) -> list[str]:
     return [_any_of(group) for group in groups]
 
 
-def _fuzzy_params(words: Sequence[FuzzyWord]) -> tuple[int, dict[str, Any]]:
+def _fuzzy_params(words: Sequence[FuzzyWord], in_order: Sequence[str]) -> tuple[int, dict[str, Any]]:
     """How many groups of candidates the fuzzy tier reads for these words (0: none, it can find no hit), and
-    its parameters."""
+    its parameters: the texts that hold the phrase (`in_order`) but for one word first, then those that hold
+    the rarest words."""
     known = [word for word in words if word.terms]
     needed = math.ceil(FUZZY_WORD_SHARE * len(words))
     groups = _candidate_groups(known, needed) if known and len(known) >= needed else []
     if not groups:
         return 0, {}
+    groups = _skipping_one(in_order) + groups
     return len(groups), {
         **{f"group_{i}": group for i, group in enumerate(groups)},
         **_credit_params(known),
@@ -280,7 +301,7 @@ def _wording_params(wording: Wording) -> dict[str, Any]:
     return {
         "phrase": wording.phrase,
         "phrase_length": float(len(wording.phrase)),
-        "contained": f"%{escaped(wording.phrase)}%",
+        "pairs": arabic.word_pairs(wording.phrase),
         "bounded": f"% {escaped(wording.phrase)} %",
         "words": words,
         "words_length": float(len(words)),
@@ -297,7 +318,7 @@ async def hadith_by_wording(
 ) -> HadithHits:
     """Every wording tier in one statement: exact, fulltext, then fuzzy over `words` (when they can find
     candidates), each finding what the earlier ones did not, in what they left of `scope.most`."""
-    groups, fuzzy = _fuzzy_params(words)
+    groups, fuzzy = _fuzzy_params(words, wording.in_order.split())
     tiers = HADITH_TIERS if groups else HADITH_TIERS[:-1]
     statement = _wording_statement(language, tiers, groups, False, ScopeShape.of(scope))
     params = {**scope_params(scope), **_wording_params(wording), **fuzzy}
@@ -323,7 +344,7 @@ async def hadith_by_fuzzy_words(
 ) -> HadithHits:
     """The fuzzy tier alone: hadith that hold most of the words, each as said or one letter off (see `_fuzzy`);
     none, and no statement, when the words can find no candidate."""
-    groups, fuzzy = _fuzzy_params(words)
+    groups, fuzzy = _fuzzy_params(words, wording.in_order.split())
     if not groups:
         return []
     statement = _wording_statement(language, HADITH_TIERS[-1:], groups, False, ScopeShape.of(scope))
