@@ -20,7 +20,8 @@ import asyncio
 import json
 import sys
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -126,30 +127,45 @@ def table(metrics: dict[str, Metrics]) -> Table:
     return out
 
 
-async def run(queries: Sequence[EvalQuery]) -> tuple[dict[str, Metrics], list[tuple[EvalQuery, list[Any]]]]:
+@asynccontextmanager
+async def api_client() -> AsyncIterator[httpx.AsyncClient]:
+    """An HTTP client of the real app, in process, on ISNAD_DATABASE_URL or the embedded PostgreSQL."""
     settings = load_settings()
     with database_url(settings.database_url, settings.embedded_pgdata) as url:
         app = create_app(settings, url)
         try:
             async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://eval") as client:
-                return await evaluate(client, queries)
+                yield client
         finally:
             await app.state.engine.dispose()
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--queries", type=Path, default=QUERIES)
+async def run(queries: Sequence[EvalQuery]) -> tuple[dict[str, Metrics], list[tuple[EvalQuery, list[Any]]]]:
+    async with api_client() as client:
+        return await evaluate(client, queries)
+
+
+def arguments(description: str | None, queries: Path, argv: Sequence[str] | None) -> argparse.Namespace:
+    """`--queries` (a JSON-lines file, `queries` by default) and `--misses`."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--queries", type=Path, default=queries)
     parser.add_argument("--misses", action="store_true", help="list the queries whose answer is not in the top 5")
-    options = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def print_misses(console: Console, misses: Sequence[tuple[Any, list[Any]]]) -> None:
+    """Each query (with its type, text and expected answers) beside what was found instead."""
+    for query, found in misses:
+        console.print(f"[yellow]{query.type}[/yellow] {query.query!r} expected {list(query.expected)[:3]} got {found}")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    options = arguments(__doc__, QUERIES, argv)
     console = Console(width=None if sys.stdout.isatty() else 160)
     metrics, misses = asyncio.run(run(read_queries(options.queries)))
     console.print(table(metrics))
     if options.misses:
-        for query, found in misses:
-            console.print(
-                f"[yellow]{query.type}[/yellow] {query.query!r} expected {list(query.expected)[:3]} got {found}"
-            )
+        print_misses(console, misses)
 
 
 if __name__ == "__main__":

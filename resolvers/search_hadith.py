@@ -1,6 +1,9 @@
 """search_hadith: candidate hadith by citation, Arabic wording or French wording, tier by tier.
 
-A query that reads as a citation (app/text/references.py) is answered by the `reference` tier alone.
+A query that reads as a citation, written or spoken (app/text/references.py, app/text/spoken_references.py),
+is answered by the `reference` tier alone. A query in Latin letters that reads as Arabic (resolvers/romanized.py)
+is answered by the Arabic tiers over its Arabic reading, each hit a `transliteration` hit; when it does not
+read as Arabic, or that reading finds nothing, it is French.
 Otherwise the tiers run best first on the query's language, each filling what the earlier ones left
 of `limit`: `exact` (the normalized phrase), `fulltext` (every word; Arabic prefixes tolerated, French
 stemmed), then `fuzzy` for hadith that nothing better matched (most words, each as said or one letter
@@ -17,7 +20,9 @@ from app.execution.context import Context
 from app.limits import SEARCH_HADITH
 from app.text import arabic, latin
 from app.text.references import Citation, parse_citation
+from app.text.spoken_references import spoken_citation
 from resolvers.arguments import require_id, require_query
+from resolvers.romanized import READ_AS_ARABIC, TRANSLITERATION, romanized_hits
 
 LANGUAGES = ("ar", "fr", "auto")
 MIN_FUZZY_LETTERS = 4  # shorter words must be heard right: one letter off, they are other words
@@ -93,11 +98,16 @@ async def _cited(context: Context, citation: Citation, scope: search.HadithScope
 
 async def _found(context: Context, query: str, language: str, scope: search.HadithScope) -> tuple[Found, list[str]]:
     """The hits, and what the answer must say of its coverage."""
-    citation = parse_citation(query)
+    citation = parse_citation(query) or spoken_citation(query)
     if citation is not None:
         return await _cited(context, citation, scope), _readings(citation)
     db = context.db
-    if language == "fr":
+    latin_letters = not arabic.is_arabic(query)
+    if latin_letters and language != "fr":
+        records, phrase = await romanized_hits(db, query, scope, sure=language == "ar")
+        if records:
+            return [(TRANSLITERATION, record) for record in records], [READ_AS_ARABIC.format(phrase=phrase)]
+    if language == "fr" or (latin_letters and language == "auto"):
         return await _french(db, query, scope), [NO_FRENCH]
     return await _arabic(db, query, scope), []
 
@@ -112,8 +122,6 @@ async def search_hadith(
     text = require_query(query)
     if collection_id is not None:
         require_id(collection_id, "collection_id")
-    if language == "auto":
-        language = "ar" if arabic.is_arabic(text) else "fr"
     found, notes = await _found(context, text, language, search.HadithScope(collection_id, [], bound + 1))
     notes = notes if found else [NOTHING_FOUND, *notes]
     return HadithCandidates(found[:bound], len(found) > bound, " ".join(notes) or None)

@@ -34,6 +34,11 @@ class MatchMethod(Enum):
         description="The query is a citation (bukhari:1, Sahih Muslim 8a, صحيح البخاري ١ ...); a two-number citation "
         "returns every hadith either reading names.",
     )
+    transliteration = strawberry.enum_value(
+        "transliteration",
+        description="The query, in Latin letters, read as Arabic (innama al-a'malu bin-niyyat): its Arabic reading, "
+        "each word spelled as the corpus spells it, matched by the exact, fulltext or fuzzy tier.",
+    )
 
 
 @strawberry.type(description="A candidate hadith for a query.")
@@ -46,7 +51,8 @@ class HadithHit:
     score: float | None = strawberry.field(
         description="In [0, 1], comparable within a match_method: 1 for a reference; for exact and fulltext, how "
         "much of the matn the query covers (fulltext also how close together its words stand); for fuzzy, the share "
-        "of the words found averaged with the trigram similarity."
+        "of the words found averaged with the trigram similarity; for transliteration, the Arabic tier's score s "
+        "as (2 + s) / 3 exact, (1 + s) / 3 fulltext, s / 3 fuzzy."
     )
     evidence_status: EvidenceStatus = strawberry.field(description="Always inference: a candidate, not a proof.")
     provenance: list[Provenance] = strawberry.field(description="The text's source record, with the collection.")

@@ -73,6 +73,9 @@ EXTRA_HADITH: frozenset[tuple[str, str, str]] = frozenset(
         ("bukhari", "14", "15"),  # Bukhari 1004 itself
         ("bukhari", "65", "40"),  # numbered 4513, which no numbered source places or gives in Arabic: refused
         ("nasai", "48", "187"),  # Nasa'i 15 (kitab 1) repeated in kitab 48: the repetition is refused number 15
+        ("muslim", "45", "40"),  # Muslim 2564a, cited as people say it (test_spoken_search)
+        ("abudawud", "42", "12"),  # Abu Dawud 4607, likewise
+        ("ibnmajah", "13", "33"),  # Ibn Majah 2340, «la darara wa la dirar» in Latin letters
     }
 )
 

@@ -144,6 +144,19 @@ def _arabic_key(name: str) -> str:
 
 _LATIN_CODES = {_latin_key(name): code for code, names in _LATIN_NAMES.items() for name in (code, *names)}
 _ARABIC_CODES = {_arabic_key(name): code for code, names in _ARABIC_NAMES.items() for name in names}
+_LATIN_NAME_WORDS = (
+    frozenset(word for names in _LATIN_NAMES.values() for name in names for word in latin.name_key(name).split())
+    - _LATIN_NOISE
+)
+_ARABIC_NAME_WORDS = (
+    frozenset(
+        word.removeprefix("ال")
+        for names in _ARABIC_NAMES.values()
+        for name in names
+        for word in arabic.name_key(name).split()
+    )
+    - _ARABIC_NOISE
+)
 
 
 @dataclass(frozen=True)
@@ -176,13 +189,26 @@ def _numbers(rest: str) -> list[str] | None:
     return numbers
 
 
-def _reading(code: str, numbers: list[str]) -> Citation | None:
+def reading(code: str, numbers: list[str]) -> Citation | None:
+    """What one to MAX_NUMBERS numbers of a collection can name (see the module docstring)."""
     if len(numbers) == 1:
         return Citation(code, numbers[0], None)
     book, hadith = numbers[-2:]
     dotted = f"{book}.{hadith}" if len(numbers) == 2 and hadith.isdigit() else None
     in_book = (book, hadith) if int(book) <= MAX_BOOK else None
     return Citation(code, dotted, in_book) if dotted or in_book else None
+
+
+def collection_code(name: str, in_arabic: bool) -> str | None:
+    """The collection a name (its words, without the numbers) names, or None."""
+    return _ARABIC_CODES.get(_arabic_key(name)) if in_arabic else _LATIN_CODES.get(_latin_key(name))
+
+
+def is_name_word(word: str, in_arabic: bool) -> bool:
+    """Whether the word is one of a collection's names' words («Boukhari», «Dawud», «البخاري»)."""
+    if in_arabic:
+        return arabic.name_key(word).removeprefix("ال") in _ARABIC_NAME_WORDS
+    return latin.name_key(word) in _LATIN_NAME_WORDS
 
 
 def parse_citation(query: str) -> Citation | None:
@@ -194,6 +220,6 @@ def parse_citation(query: str) -> Citation | None:
     if first_digit is None:
         return None
     name, rest = text[: first_digit.start()], text[first_digit.start() :]
-    code = (_ARABIC_CODES if in_arabic else _LATIN_CODES).get(_arabic_key(name) if in_arabic else _latin_key(name))
+    code = collection_code(name, in_arabic)
     numbers = _numbers(rest) if code else None
-    return _reading(code, numbers) if code and numbers else None
+    return reading(code, numbers) if code and numbers else None

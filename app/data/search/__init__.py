@@ -36,12 +36,13 @@ Scores, each in [0, 1] and comparable within its tier:
 """
 
 from app.data.search.citations import hadith_by_citation
-from app.data.search.common import FuzzyWord, HadithHits, HadithScope, Wording
+from app.data.search.common import HADITH_TIERS, FuzzyWord, HadithHits, HadithScope, Wording
 from app.data.search.names import NarratorScope, narrators_by_name
-from app.data.search.vocabulary import fuzzy_words
+from app.data.search.vocabulary import fuzzy_words, known_words
 from app.data.search.wording import hadith_by_fuzzy_words, hadith_by_wording, hadith_then_fuzzy_words
 
 __all__ = [
+    "HADITH_TIERS",
     "FuzzyWord",
     "HadithHits",
     "HadithScope",
@@ -52,5 +53,6 @@ __all__ = [
     "hadith_by_fuzzy_words",
     "hadith_by_wording",
     "hadith_then_fuzzy_words",
+    "known_words",
     "narrators_by_name",
 ]

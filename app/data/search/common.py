@@ -72,6 +72,8 @@ class FuzzyWord:
     terms: tuple[str, ...]
     weight: float
     rare: tuple[str, ...]  # the terms that few texts hold (RARE_TERM): those that can find candidates
+    counts: tuple[int, ...] = ()  # how many texts hold each term
+    readings: frozenset[str] = frozenset()  # terms that count as the word itself (a transliteration's readings)
 
 
 def param(name: str, kind: Any) -> BindParameter[Any]:

@@ -78,7 +78,8 @@ def corrections(wanted: dict[str, set[str]], vocabulary: Sequence[Row]) -> list[
         frequency = counts[terms[0]] if terms else 1
         if word not in stop:
             rare = tuple(term for term in terms if counts[term] <= RARE_TERM)
-            found.append(FuzzyWord(word, tuple(terms), math.log(1 + total / frequency), rare))
+            weight = math.log(1 + total / frequency)
+            found.append(FuzzyWord(word, tuple(terms), weight, rare, tuple(counts[term] for term in terms)))
     return found
 
 
@@ -86,6 +87,11 @@ async def fuzzy_words(db: RequestDatabase, language: str, words: Sequence[str], 
     """Each query word with the vocabulary terms one letter off it (words under `shortest` letters: only
     themselves), weighted by rarity (inverse document frequency). A word the text search does not index
     (a French stop word) is left out."""
-    wanted = wanted_terms(language, words, shortest)
+    return await known_words(db, language, wanted_terms(language, words, shortest))
+
+
+async def known_words(db: RequestDatabase, language: str, wanted: dict[str, set[str]]) -> list[FuzzyWord]:
+    """Each wanted word with those of its candidate terms that the vocabulary holds, most frequent first (the
+    word itself first when known), weighted by rarity; a French stop word is left out."""
     rows = await db.fetch(Bound(vocabulary_statement(language), vocabulary_params(language, wanted)))
     return corrections(wanted, rows)

@@ -127,7 +127,7 @@ def _credits() -> Any:
 
 def _credit_params(words: Sequence[FuzzyWord]) -> dict[str, list[Any]]:
     rows = [
-        (term, index, 1.0 if term == word.word else FUZZY_WORD_CREDIT, word.weight)
+        (term, index, 1.0 if term == word.word or term in word.readings else FUZZY_WORD_CREDIT, word.weight)
         for index, word in enumerate(words)
         for term in word.terms
     ]
