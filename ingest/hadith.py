@@ -106,6 +106,7 @@ class LkRecord:
     title_en: str | None
     grade: str | None
     matn_length: int | None  # characters of the normalized matn: the search's measure of the text
+    matn: str  # the normalized matn (ingest/parallels.py compares them)
 
 
 @dataclass(frozen=True)
@@ -278,6 +279,7 @@ def _read_lk(ctx: ImportContext, code: str, wanted: set[LkKey]) -> dict[LkKey, L
         if (*pair, seen[pair]) not in wanted:
             continue
         section = row["Section_Number"].removesuffix(".0")
+        matn = normalize(row["Arabic_Matn"])
         found[(*pair, seen[pair])] = LkRecord(
             ref=Ref("lk-corpus", None, f"{row['source_file']}#{number}"),
             source_file=row["source_file"],
@@ -285,7 +287,8 @@ def _read_lk(ctx: ImportContext, code: str, wanted: set[LkKey]) -> dict[LkKey, L
             title_ar=_text(row["Section_Arabic"]),
             title_en=_text(row["Section_English"]),
             grade=_text(row["Arabic_Grade"]) or _text(row["English_Grade"]),
-            matn_length=len(normalize(row["Arabic_Matn"])) or None,
+            matn_length=len(matn) or None,
+            matn=matn,
         )
     return found
 
@@ -519,6 +522,9 @@ class _Collection:
         if lk is None:
             return
         row["matn_length"] = lk.matn_length
+        if lk.matn:
+            matn = {"hadith_id": row["hadith_id"], "matn_ar_normalized": lk.matn, "source_key": lk.ref.key}
+            self.ctx.add("hadith_matn", matn | {"source_id": lk.ref.source})
         if lk.grade:
             _record(self.ctx, row["hadith_id"], "grades", lk.ref)
             _grade(self.ctx, row["hadith_id"], LK_GRADER, lk.grade, lk.ref)
