@@ -8,7 +8,7 @@ import signal
 import sys
 import tempfile
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import FrameType
 
@@ -71,11 +71,12 @@ def _ingest(args: argparse.Namespace) -> int:
     except ImportFailed as exc:
         reporter.failed(exc)
         return 1
-    reporter.line(
-        f"imported in {report.read_seconds + report.write_seconds:.1f} s "
-        f"(reading {report.read_seconds:.1f} s, writing {report.write_seconds:.1f} s); "
-        f"content checksum {report.content_checksum}"
-    )
+    with suppress(OSError):  # a terminal gone after the swap: the import itself is complete
+        reporter.line(
+            f"imported in {report.read_seconds + report.write_seconds:.1f} s "
+            f"(reading {report.read_seconds:.1f} s, writing {report.write_seconds:.1f} s); "
+            f"content checksum {report.content_checksum}"
+        )
     return 0
 
 

@@ -26,3 +26,11 @@ class ImportLocked(ImportFailed):
 class ImportInterrupted(ImportFailed):
     def __init__(self) -> None:
         super().__init__("the import was interrupted (SIGINT or SIGTERM) and its build schema dropped")
+
+
+class BuildRefused(ImportFailed):
+    def __init__(self, error: Exception) -> None:
+        super().__init__(
+            f"the database refused the build ({type(error).__name__}: {error}): the data breaks a rule of "
+            "ingest/schema.sql; the build schema is dropped"
+        )

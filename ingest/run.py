@@ -21,7 +21,7 @@ from ingest import writer
 from ingest.checksums import TableChecksum, content_checksum, record_checksums, table_checksums
 from ingest.context import ImportContext
 from ingest.derived import fill_derived_tables
-from ingest.errors import ImportInterrupted
+from ingest.errors import BuildRefused, ImportInterrupted
 from ingest.reporter import Reporter
 from ingest.sources import SOURCES
 from ingest.steps import STEPS
@@ -96,6 +96,9 @@ async def write_database(
         await writer.acquire_import_lock(conn)
         try:
             return await _build_and_swap(conn, ctx, live_schema, reporter, reader_role)
+        except asyncpg.PostgresError as exc:
+            await writer.drop_build_schema_after_failure(conn, url)
+            raise BuildRefused(exc) from exc
         except BaseException:
             await writer.drop_build_schema_after_failure(conn, url)
             raise

@@ -17,7 +17,7 @@ from app.text.arabic import normalize
 from ingest import steps
 from ingest.checksums import TableChecksum, table_checksums
 from ingest.context import ImportContext
-from ingest.errors import TooManyBadRows
+from ingest.errors import BuildRefused, TooManyBadRows
 from ingest.run import ImportReport, run_import
 from ingest.verification import DataNotVerified
 from tests.conftest import LIVE_SCHEMA, quiet_console
@@ -436,7 +436,7 @@ def test_a_failure_while_writing_leaves_the_previous_database_untouched(
     )
     monkeypatch.setattr("ingest.run.STEPS", failing)
     before = snapshot(database_url, LIVE_SCHEMA)
-    with pytest.raises(Exception, match="chain_node"):
+    with pytest.raises(BuildRefused, match="chain_node"):
         run_import(subset_dir, database_url, LIVE_SCHEMA, quiet_console())
     assert snapshot(database_url, LIVE_SCHEMA) == before
     assert not schema_exists(database_url, "isnad_build")

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -39,8 +40,21 @@ def test_a_held_lock_is_refused_before_any_file_is_read(imported: ImportReport, 
     asyncio.run(_holding_the_lock(database_url, REPO / "no-such-data-folder"))
 
 
-def _scratch(url: str) -> str:
-    return urlunsplit(urlsplit(url)._replace(path=f"/{SCRATCH}"))
+async def _drop_scratch(url: str) -> None:
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(f"DROP DATABASE IF EXISTS {SCRATCH} WITH (FORCE)")
+    finally:
+        await conn.close()
+
+
+@pytest.fixture
+def scratch_url(database_url: str) -> Iterator[str]:
+    """A database of the test's own, which the import creates: dropped before (whatever an earlier run left) and
+    after."""
+    asyncio.run(_drop_scratch(database_url))
+    yield urlunsplit(urlsplit(database_url)._replace(path=f"/{SCRATCH}"))
+    asyncio.run(_drop_scratch(database_url))
 
 
 async def _schemas(url: str) -> set[str]:
@@ -64,9 +78,9 @@ def _wait_for_build_schema(url: str, process: subprocess.Popen[str]) -> None:
 
 
 def test_sigterm_while_writing_drops_the_build_schema_and_says_so(
-    imported: ImportReport, database_url: str, subset_dir: Path
+    imported: ImportReport, scratch_url: str, subset_dir: Path
 ) -> None:
-    url = _scratch(database_url)
+    url = scratch_url
     command = [sys.executable, "-m", "cli", "ingest", "--data-dir", str(subset_dir), "--database-url", url]
     environment = {**os.environ, "ISNAD_DB_SCHEMA": LIVE_SCHEMA}
     process = subprocess.Popen(  # noqa: S603 - our own command line
