@@ -34,3 +34,12 @@ class BuildRefused(ImportFailed):
             f"the database refused the build ({type(error).__name__}: {error}): the data breaks a rule of "
             "ingest/schema.sql; the build schema is dropped"
         )
+
+
+class UnreadableRecord(ImportFailed):
+    def __init__(self, step: str, path: str | None, error: Exception) -> None:
+        where = f"{path}: " if path else ""
+        super().__init__(
+            f"{where}a record of an unexpected shape ({type(error).__name__}: {error}) stopped the step "
+            f"'{step}'; check the folder with `isnad-graphql verify-data`"
+        )

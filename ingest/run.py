@@ -6,7 +6,7 @@ import asyncio
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -21,7 +21,7 @@ from ingest import writer
 from ingest.checksums import TableChecksum, content_checksum, record_checksums, table_checksums
 from ingest.context import ImportContext
 from ingest.derived import fill_derived_tables
-from ingest.errors import BuildRefused, ImportInterrupted
+from ingest.errors import BuildRefused, ImportInterrupted, UnreadableRecord
 from ingest.reporter import Reporter
 from ingest.sources import SOURCES
 from ingest.steps import STEPS
@@ -48,11 +48,19 @@ def read_sources(data_dir: Path, reporter: Reporter, verification: Verification)
         task = progress.add_task("reading sources", total=len(STEPS))
         for name, build in STEPS:
             progress.update(task, description=f"reading: {name}")
-            build(ctx)
+            _read_step(ctx, name, build)
             progress.advance(task)
         progress.update(task, description="reading sources")
     _add_provenance(ctx, data_dir, verification)
     return ctx
+
+
+def _read_step(ctx: ImportContext, name: str, build: Callable[[ImportContext], None]) -> None:
+    """One step; a record whose shape its reading did not expect stops the import naming the last file opened."""
+    try:
+        build(ctx)
+    except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
+        raise UnreadableRecord(name, next(reversed(ctx.files), None), exc) from exc
 
 
 def _add_provenance(ctx: ImportContext, data_dir: Path, verification: Verification) -> None:

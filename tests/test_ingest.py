@@ -17,7 +17,7 @@ from app.text.arabic import normalize
 from ingest import steps
 from ingest.checksums import TableChecksum, table_checksums
 from ingest.context import ImportContext
-from ingest.errors import BuildRefused, TooManyBadRows
+from ingest.errors import BuildRefused, TooManyBadRows, UnreadableRecord
 from ingest.run import ImportReport, run_import
 from ingest.verification import DataNotVerified
 from tests.conftest import LIVE_SCHEMA, quiet_console
@@ -440,6 +440,22 @@ def test_a_failure_while_writing_leaves_the_previous_database_untouched(
         run_import(subset_dir, database_url, LIVE_SCHEMA, quiet_console())
     assert snapshot(database_url, LIVE_SCHEMA) == before
     assert not schema_exists(database_url, "isnad_build")
+
+
+def test_a_record_of_a_shape_no_step_expects_stops_the_import_naming_its_file(
+    imported: ImportReport, database_url: str, subset_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = "hadith/sunnah_hadith_json/bukhari.jsonl.gz"
+
+    def expect_a_field_no_record_has(ctx: ImportContext) -> None:
+        for _line, record in ctx.jsonl(path, "a reading that expects another shape", "hadith-json"):
+            record["no such field"]
+
+    monkeypatch.setattr("ingest.run.STEPS", (("a step of another shape", expect_a_field_no_record_has),))
+    before = snapshot(database_url, LIVE_SCHEMA)
+    with pytest.raises(UnreadableRecord, match=rf"^{path}: a record of an unexpected shape \(KeyError: 'no such"):
+        run_import(subset_dir, database_url, LIVE_SCHEMA, quiet_console())
+    assert snapshot(database_url, LIVE_SCHEMA) == before
 
 
 class _TerminalGone(io.StringIO):
