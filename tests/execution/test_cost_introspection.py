@@ -9,7 +9,7 @@ import httpx
 from graphql import get_introspection_query
 
 from app.execution.cost import Measure
-from tests.test_cost import SCHEMA, measured
+from tests.cost_measure import SCHEMA, measured
 
 GRAPHQL_RESPONSE = "application/graphql-response+json"
 # GraphiQL 3 sends graphql-js's getIntrospectionQuery({inputValueDeprecation, schemaDescription}), under
