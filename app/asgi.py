@@ -23,7 +23,7 @@ from app.execution.documents import Documents
 from app.execution.executor import Executor
 from app.execution.framework import graphql_core_schema
 from app.execution.persisted import DEFAULT_DIR, load_manifest
-from app.http import request_log
+from app.http import explore, request_log
 from app.http.admission import Admission
 from app.http.apq import RegisteredDocuments
 from app.http.disconnect import CancelOnDisconnect
@@ -138,6 +138,8 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
             Route("/tools", tools.list, methods=["GET"]),
             Route("/tools/{name}", tools.call, methods=["POST"]),
             Mount(ASSETS_PATH, graphiql_assets()),
+            Route("/explore", explore.page, methods=["GET"]),
+            Mount(explore.ASSETS_PATH, explore.explore_assets()),
             Route("/mcp", mcp),
             Route("/metrics", MetricsEndpoint(settings.metrics_dir, settings.pool_size).scrape, methods=["GET"]),
         ],

@@ -40,3 +40,4 @@ READING_LIST = ListBound("limit", 20, 100)
 READING_HADITH = ListBound("limit", 10, 50)
 
 NAME_VARIANTS_MAX = 100  # a narrator's name forms, listed with the profile; over it -> truncated
+WORDING_DIFFERENCES_MAX = 20  # the differences listed per version of an isnad tree; over it -> truncated

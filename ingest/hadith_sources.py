@@ -96,6 +96,7 @@ class LkRecord:
     title_en: str | None
     grade: str | None
     matn_length: int | None  # characters of the normalized matn: the search's measure of the text
+    matn: str  # the normalized matn (ingest/parallels.py compares them)
 
 
 @dataclass(frozen=True)
@@ -240,6 +241,7 @@ def _read_lk(ctx: ImportContext, code: str, wanted: set[LkKey]) -> dict[LkKey, L
         if (*pair, seen[pair]) not in wanted:
             continue
         section = row["Section_Number"].removesuffix(".0")
+        matn = normalize(row["Arabic_Matn"])
         found[(*pair, seen[pair])] = LkRecord(
             ref=Ref("lk-corpus", None, f"{row['source_file']}#{number}"),
             source_file=row["source_file"],
@@ -247,7 +249,8 @@ def _read_lk(ctx: ImportContext, code: str, wanted: set[LkKey]) -> dict[LkKey, L
             title_ar=_text(row["Section_Arabic"]),
             title_en=_text(row["Section_English"]),
             grade=_text(row["Arabic_Grade"]) or _text(row["English_Grade"]),
-            matn_length=len(normalize(row["Arabic_Matn"])) or None,
+            matn_length=len(matn) or None,
+            matn=matn,
         )
     return found
 

@@ -97,7 +97,7 @@ async def write_database(
         try:
             return await _build_and_swap(conn, ctx, live_schema, reporter, reader_role)
         except BaseException:
-            await writer.drop_build_schema(conn)
+            await writer.drop_build_schema_after_failure(conn, url)
             raise
     finally:
         await conn.close()

@@ -434,3 +434,21 @@ CREATE VIEW public_commentary_passage AS
            text, page, alignment_status, alignment_confidence, source_key
       FROM commentary_passage
      WHERE publication_status = 'PUBLISHED' AND validation_status = 'VALIDATED';
+
+-- takhrij ----------------------------------------------------------------------------------------
+
+CREATE TABLE hadith_matn (                      -- the LK corpus's matn of a hadith (its isnad and matn split)
+    hadith_id            integer PRIMARY KEY REFERENCES hadith,
+    matn_ar_normalized   text NOT NULL,         -- app.arabic.normalize of the LK Arabic_Matn
+    source_id            text NOT NULL REFERENCES source,
+    source_key           text NOT NULL          -- the LK row
+);
+
+CREATE TABLE hadith_parallel (                  -- two hadith whose matns are the same report (ingest/parallels.py)
+    hadith_id            integer NOT NULL REFERENCES hadith,
+    parallel_rank        integer NOT NULL,      -- 1-based among the hadith's: similarity (highest first), then id
+    parallel_hadith_id   integer NOT NULL REFERENCES hadith,
+    similarity           double precision NOT NULL, -- shared content words over the shorter matn's
+    PRIMARY KEY (hadith_id, parallel_rank),
+    CHECK (hadith_id <> parallel_hadith_id)
+);

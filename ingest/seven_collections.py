@@ -153,6 +153,9 @@ class _Collection:
         if lk is None:
             return
         row["matn_length"] = lk.matn_length
+        if lk.matn:
+            matn = {"hadith_id": row["hadith_id"], "matn_ar_normalized": lk.matn, "source_key": lk.ref.key}
+            self.ctx.add("hadith_matn", matn | {"source_id": lk.ref.source})
         if lk.grade:
             _record(self.ctx, row["hadith_id"], "grades", lk.ref)
             _grade(self.ctx, row["hadith_id"], LK_GRADER, lk.grade, lk.ref)

@@ -2,7 +2,7 @@
 
 from collections.abc import Callable
 
-from ingest import chains, commentary, hadith, narrators, rijal, search_index
+from ingest import chains, commentary, hadith, narrators, parallels, rijal, search_index
 from ingest.context import ImportContext
 
 STEPS: tuple[tuple[str, Callable[[ImportContext], None]], ...] = (
@@ -12,4 +12,5 @@ STEPS: tuple[tuple[str, Callable[[ImportContext], None]], ...] = (
     ("chains and nodes", chains.build),
     ("commentary passages", commentary.build),
     ("search keys and vocabulary", search_index.build),
+    ("parallels (matn similarity)", parallels.build),
 )

@@ -135,3 +135,20 @@ async def swap_in(conn: asyncpg.Connection, live_schema: str) -> None:
 
 async def drop_build_schema(conn: asyncpg.Connection) -> None:
     await conn.execute(f"DROP SCHEMA IF EXISTS {BUILD_SCHEMA} CASCADE")
+
+
+async def drop_build_schema_after_failure(conn: asyncpg.Connection, url: str) -> None:
+    """Drop the build schema after a failure. A signal that cut an operation in the middle (a COPY fed by our
+    rows) leaves `conn` busy: it is then ended, and the schema dropped from a new connection once the import
+    lock it held is free."""
+    try:
+        await drop_build_schema(conn)
+        return
+    except asyncpg.InterfaceError:
+        conn.terminate()
+    fresh = await asyncpg.connect(url)
+    try:
+        await fresh.execute("SELECT pg_advisory_lock($1)", IMPORT_LOCK)
+        await drop_build_schema(fresh)
+    finally:
+        await fresh.close()

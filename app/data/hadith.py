@@ -142,12 +142,12 @@ CHECK_COLUMNS = [field.name for field in fields(CheckRecord)]
 CHAIN_COLUMNS = [field.name for field in fields(ChainRecord)]  # the chain's columns, its nodes, its checks
 
 
-def _nodes_of_chain() -> Label[Any]:
+def nodes_of_chain() -> Label[Any]:
     n = t.chain_node
     return json_rows(n, NODE_COLUMNS, where=n.c.chain_id == t.chain.c.chain_id, order=[n.c.position], label="nodes")
 
 
-def _checks_of_chain() -> Label[Any]:
+def checks_of_chain() -> Label[Any]:
     k = t.chain_check
     where = k.c.chain_id == t.chain.c.chain_id
     return json_rows(k, CHECK_COLUMNS, where=where, order=[k.c.check_number], label="checks")
@@ -158,7 +158,7 @@ def _chains_by_hadith_id() -> Select[Any]:
     nodes by position (a chain has fewer than 100 nodes by construction) and its failed checks, as one JSON
     tree."""
     h, c = t.hadith, t.chain
-    statement = select(c, _nodes_of_chain(), _checks_of_chain()).where(c.c.hadith_id == h.c.hadith_id).correlate(h)
+    statement = select(c, nodes_of_chain(), checks_of_chain()).where(c.c.hadith_id == h.c.hadith_id).correlate(h)
     chains = json_first(statement, CHAIN_COLUMNS, order=[c.c.chain_number], label="chains")
     own = (h.c.source_id, h.c.edition_id, h.c.source_key)
     return select(h.c.hadith_id, h.c.canonical_reference, *own, chains).where(any_key(h.c.hadith_id))
@@ -167,7 +167,7 @@ def _chains_by_hadith_id() -> Select[Any]:
 CHAINS_BY_HADITH_ID = _chains_by_hadith_id()
 
 
-def _chain(entry: list[Any]) -> ChainRecord:
+def chain_of(entry: list[Any]) -> ChainRecord:
     values = dict(zip(CHAIN_COLUMNS, entry, strict=True))
     values["nodes"] = tuple(NodeRecord(*node) for node in values["nodes"])
     values["checks"] = tuple(CheckRecord(*check) for check in values["checks"])
@@ -175,7 +175,7 @@ def _chain(entry: list[Any]) -> ChainRecord:
 
 
 def _hadith_chains(row: Row, limit: int) -> HadithChainsRecord:
-    chains = [_chain(entry) for entry in row["chains"]]
+    chains = [chain_of(entry) for entry in row["chains"]]
     return HadithChainsRecord(row["hadith_id"], row["canonical_reference"], _own_record(row), page_of(chains, limit))
 
 

@@ -333,3 +333,34 @@ class NarratorHitRecord:
     form_source_id: str
     form_source_key: str | None
     score: float
+
+
+@dataclass(frozen=True, slots=True)
+class MatnRecord:
+    """A hadith's normalized matn, as the LK corpus splits it from its isnad."""
+
+    text: str
+    source_id: str
+    source_key: str
+
+
+@dataclass(frozen=True, slots=True)
+class ParallelRecord:
+    """A hadith whose matn is the same report as another's (ingest/parallels.py)."""
+
+    parallel_rank: int
+    hadith_id: int
+    canonical_reference: str
+    similarity: float
+    matn: MatnRecord | None
+
+
+@dataclass(frozen=True, slots=True)
+class TakhrijRecord:
+    """A hadith's matn and first parallels; with their chains for an isnad tree (none asked: empty)."""
+
+    hadith_id: int
+    canonical_reference: str
+    matn: MatnRecord | None
+    parallels: "Page[ParallelRecord]"
+    chains: tuple[ChainRecord, ...]  # of the hadith and of the parallels listed, by hadith then chain_number

@@ -303,3 +303,19 @@ public_commentary_passage = Table(
     Column("alignment_confidence", Float),
     _text("source_key"),
 )
+hadith_matn = Table(
+    "hadith_matn",
+    metadata,
+    _int("hadith_id"),
+    _text("matn_ar_normalized"),
+    _text("source_id"),
+    _text("source_key"),
+)
+hadith_parallel = Table(
+    "hadith_parallel",
+    metadata,
+    _int("hadith_id"),
+    _int("parallel_rank"),
+    _int("parallel_hadith_id"),
+    Column("similarity", Float),
+)

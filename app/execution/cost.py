@@ -68,6 +68,8 @@ BOUNDED: Mapping[tuple[str, str], tuple[limits.ListBound, frozenset[str]]] = {
     ("Book", "chapters"): (limits.READING_LIST, frozenset({"items"})),
     ("Book", "hadiths"): (limits.READING_HADITH, frozenset({"items"})),
     ("Chapter", "hadiths"): (limits.READING_HADITH, frozenset({"items"})),
+    ("Hadith", "parallels"): (limits.NAVIGATION, frozenset({"items"})),
+    ("Hadith", "isnad_tree"): (limits.NAVIGATION, frozenset({"versions"})),
 }
 # The database time of one call of a field's resolver, in units of one lookup by key (get_hadith's median,
 # 0.40 ms), to the nearest: medians of bench/field_costs.py on the full database (README, "Limits"). A
@@ -84,6 +86,8 @@ WEIGHTS: Mapping[tuple[str, str], int] = {
     ("Query", "get_hadith_commentary"): 1,
     ("Hadith", "chains"): 1,
     ("Hadith", "grades"): 1,
+    ("Hadith", "parallels"): 1,
+    ("Hadith", "isnad_tree"): 2,
     ("NarratorSummary", "hadiths"): 2,
     ("NarratorHit", "narrator"): 1,
     # The reader's fields (not yet measured by bench/field_costs.py): one per statement they run, as the

@@ -22,9 +22,24 @@ from app import limits
 
 # Lists whose size no argument sets, at the most they hold: a chain has at most 18 nodes in the data,
 # a profile lists up to NAME_VARIANTS_MAX name forms, a claim a handful of provenance entries.
+# An isnad tree of 20 parallels holds at most 25 chains (a hadith at most 5), 88 nodes and 96 edges on the full
+# data; a node has at most the 4 statuses.
+TREE_CHAINS_MAX = 25
+TREE_SIZES: Mapping[tuple[str, str], int] = {
+    ("IsnadTree", "nodes"): 88,
+    ("IsnadTree", "edges"): 96,
+    ("IsnadTree", "chains"): TREE_CHAINS_MAX,
+    ("TreeNode", "resolution_statuses"): 4,
+    ("TreeChain", "node_keys"): 20,
+    ("TreeVersion", "chain_ids"): 5,
+    ("TreeVersion", "differences"): limits.WORDING_DIFFERENCES_MAX,
+    ("Madar", "unidentified_chain_ids"): TREE_CHAINS_MAX,
+    ("Madar", "provenance"): TREE_CHAINS_MAX,
+}
 FIXED_SIZES: Mapping[tuple[str, str], int] = {
     ("Chain", "nodes"): 20,
     ("NarratorIdentity", "variants"): limits.NAME_VARIANTS_MAX,
+    **TREE_SIZES,
 }
 FIXED_LIST_SIZE = 10
 # Every option of graphql-js's getIntrospectionQuery on: the most a client's introspection selects.

@@ -3,11 +3,17 @@
 import asyncpg
 from rich.console import Console
 
-from ingest.audit import chains, grades, references, rijal
+from ingest.audit import chains, grades, parallels, references, rijal
 from ingest.audit.section import Section
 from ingest.reporter import Reporter
 
-SECTIONS: tuple[Section, ...] = (*chains.SECTIONS, *rijal.SECTIONS, *references.SECTIONS, *grades.SECTIONS)
+SECTIONS: tuple[Section, ...] = (
+    *chains.SECTIONS,
+    *rijal.SECTIONS,
+    *references.SECTIONS,
+    *grades.SECTIONS,
+    *parallels.SECTIONS,
+)
 
 
 async def print_audit(url: str, schema: str, console: Console) -> None:
