@@ -12,7 +12,7 @@ results are empty, else 0. A phrase cut from a hadith (then varied: diacritics d
 letter changed, a word dropped and two swapped, French words reordered or misspelled) expects every
 hadith whose text holds the original phrase, kept only where at most four do; a famous saying expects
 every hadith that holds it. A script that prints figures, never a test:
-tests/test_search_quality.py holds the floors on the subset's set, eval/search_queries_subset.jsonl.
+tests/data/test_search_quality.py holds the floors on the subset's set, eval/search_queries_subset.jsonl.
 """
 
 import argparse

@@ -10,7 +10,7 @@ not_arabic: French and English sentences), `query`, `expected` (the canonical re
 of them counts), and `style` or `source` where the query was written from real text (bench/speech_queries.py).
 A `not_arabic` query scores 1 when no hit came through transliteration: the recall columns of that kind are
 the share of sentences the search did not misread as Arabic (1 - the false-positive rate). A script that
-prints figures, never a test: tests/test_spoken_search.py holds the issue's examples on the subset.
+prints figures, never a test: tests/tools/test_spoken_search.py holds the issue's examples on the subset.
 """
 
 import asyncio

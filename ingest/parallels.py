@@ -1,7 +1,7 @@
 """Parallels: the hadith whose matn is the same report, found by comparing the matns (never the isnads).
 
-The matn is the LK corpus's (its isnad and matn split), normalized (ingest/hadith.py keeps it in `hadith_matn`);
-a hadith without one has no parallels computed. Each matn is read as its content words: the stems
+The matn is the LK corpus's (its isnad and matn split), normalized (ingest/seven_collections.py keeps it in
+`hadith_matn`); a hadith without one has no parallels computed. Each matn is read as its content words: the stems
 (app.arabic.stem) that are in at most COMMON_SHARE of the matns, so that the formulas every report shares
 («قال رسول الله صلى الله عليه وسلم», «عن», «أن») weigh nothing.
 

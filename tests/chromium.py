@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -169,3 +170,15 @@ def _high_pipe() -> tuple[int, int]:
         ends.append(fcntl.fcntl(end, fcntl.F_DUPFD_CLOEXEC, HIGH_FD))
         os.close(end)
     return ends[0], ends[1]
+
+
+def hosts(urls: list[str]) -> set[str]:
+    """The hosts asked, leaving out data: URLs (the fonts inline in GraphiQL's CSS)."""
+    return {urlsplit(url).netloc for url in urls if not url.startswith("data:")}
+
+
+def keep_screenshot(browser: Chromium, name: str) -> None:
+    folder = os.environ.get("ISNAD_TEST_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        browser.screenshot(Path(folder) / name)

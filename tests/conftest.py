@@ -4,6 +4,7 @@ import io
 import logging
 import os
 import shutil
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, replace
@@ -19,6 +20,7 @@ from app.data.database import SQL_LOG
 from app.data.embedded import embedded_server
 from app.settings import Settings, load_settings
 from ingest.run import ImportReport, run_import
+from tests.chromium import Chromium, chromium_or_skip
 from tests.subset import build_subset
 
 REPO = Path(__file__).resolve().parent.parent
@@ -131,3 +133,14 @@ def statements() -> Iterator[list[str]]:
     """Every SQL statement the API sends while the test runs."""
     with recording() as seen:
         yield seen
+
+
+@pytest.fixture
+def browser() -> Iterator[Chromium]:
+    """Chromium on a profile folder of its own, removed once the browser has quit (the browser tests')."""
+    executable = chromium_or_skip()
+    with (
+        tempfile.TemporaryDirectory(prefix="isnad-chromium-") as profile,
+        Chromium.launch(executable, Path(profile)) as launched,
+    ):
+        yield launched

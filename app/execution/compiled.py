@@ -6,7 +6,7 @@ or the resolver to call, how to read each argument, and the serializer that grap
 apply. Running a plan walks the results along the selection and calls the resolvers level by level,
 each level's calls together (so that their DataLoaders batch them, as in graphql-core), which skips
 graphql-core's per-field machinery. The output is the same bytes as normal execution
-(tests/test_compiled.py proves it over many real ids and documents); a plan that meets anything it
+(tests/execution/test_compiled.py proves it over many real ids and documents); a plan that meets anything it
 does not handle (an error, a null where the schema says non-null) gives way to normal execution.
 """
 

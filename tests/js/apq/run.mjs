@@ -1,5 +1,5 @@
 // Drives one real client's automatic persisted query link against a running API, for
-// tests/test_apq_clients.py: `node run.mjs apollo|urql <url>`, with the plan as JSON on stdin:
+// tests/http/test_apq_clients.py: `node run.mjs apollo|urql <url>`, with the plan as JSON on stdin:
 // {"free": "<document>", "manifest": {"operations": [...]}, "tools": {"<name>": {variables}}}.
 // Prints JSON: for the free document sent twice, and for each tool sent by its manifest id, the
 // data and errors the client gave, and every HTTP exchange it made (method, whether the text and the

@@ -10,7 +10,7 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TOP = ("app.settings", "app.errors", "app.limits", "app.observation", "app.metrics")
 LAYERS: tuple[tuple[str, ...], ...] = (
     TOP,

@@ -1,7 +1,7 @@
-"""Introspection is measured like every other selection (app/execution/cost.py, `ListSizes`): aliased `__schema` and
-`__type` count their aliases, and their lists count what the schema holds, so an introspection bomb is
-refused before it runs, while the introspection query that GraphiQL sends is answered, its measure being
-what it answers."""
+"""Introspection is measured like every other selection (app/execution/list_sizes.py, `ListSizes`): aliased
+`__schema` and `__type` count their aliases, and their lists count what the schema holds, so an introspection
+bomb is refused before it runs, while the introspection query that GraphiQL sends is answered, its measure
+being what it answers."""
 
 from typing import Any
 
@@ -9,7 +9,7 @@ import httpx
 from graphql import get_introspection_query
 
 from app.execution.cost import Measure
-from tests.test_cost import SCHEMA, measured
+from tests.cost_measure import SCHEMA, measured
 
 GRAPHQL_RESPONSE = "application/graphql-response+json"
 # GraphiQL 3 sends graphql-js's getIntrospectionQuery({inputValueDeprecation, schemaDescription}), under

@@ -1,5 +1,5 @@
 """Request ids, W3C trace context and the JSON line of each request, read from the request log as a
-handler receives it (`serve` sends it to stderr: tests/test_metrics.py reads a real one)."""
+handler receives it (`serve` sends it to stderr: tests/http/test_metrics.py reads a real one)."""
 
 import json
 import logging

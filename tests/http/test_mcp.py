@@ -29,7 +29,7 @@ from mcp.client.streamable_http import streamable_http_client
 from ingest.run import ImportReport
 from schema.contract import TOOLS, input_schema, output_schema
 from tests.conftest import LIVE_SCHEMA, REPO
-from tests.test_tools_endpoint import CALLS
+from tests.tool_calls import CALLS
 
 COMMAND = str(Path(sys.executable).parent / "isnad-graphql")
 GATEWAY_KEY = "mcp-test-gateway-key"

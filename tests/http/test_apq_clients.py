@@ -23,10 +23,10 @@ import pytest
 from ingest.run import ImportReport
 from tests.conftest import LIVE_SCHEMA
 from tests.graphql_client import PERSISTED
+from tests.persisted_calls import CALLS, _apq, _ids
 from tests.tcp_proxy import free_port
-from tests.test_persisted import CALLS, _apq, _ids
 
-JS = Path(__file__).resolve().parent / "js" / "apq"
+JS = Path(__file__).resolve().parent.parent / "js" / "apq"
 FREE_DOCUMENT = "query Opening($id: Int! = 100001) { get_hadith(hadith_id: $id) { hadith_id canonical_reference } }"
 CLIENT_SECONDS = 60
 

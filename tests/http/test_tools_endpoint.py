@@ -17,17 +17,7 @@ from ingest.run import ImportReport
 from schema.contract import TOOLS, input_schema, output_schema
 from tests.conftest import api_settings, serving
 from tests.graphql_client import PERSISTED
-
-CALLS: dict[str, dict[str, Any]] = {
-    "search_hadith": {"query": "إنما الأعمال بالنيات", "query_language": "ar", "limit": 3},
-    "get_hadith": {"hadith_id": 100001},
-    "get_hadith_chains": {"hadith_id": 100001, "limit": 3},
-    "search_narrator": {"query": "Abu Hurairah", "query_language": "latin", "limit": 3},
-    "get_narrator_profile": {"narrator_id": 11062, "entry_limit": 5},
-    "get_narrator_hadiths": {"narrator_id": 11062, "page": 1, "limit": 5},
-    "get_transmission_relation": {"narrator_a_id": 11042, "narrator_b_id": 11213, "include_chain_observations": True},
-    "get_hadith_commentary": {"hadith_id": 500001, "limit": 2},
-}
+from tests.tool_calls import CALLS
 
 
 def _manifest_ids() -> dict[str, str]:

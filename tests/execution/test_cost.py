@@ -12,16 +12,13 @@ from typing import Any
 
 import httpx
 import pytest
-from graphql import FragmentDefinitionNode, OperationDefinitionNode, parse
 
 from app.errors import ApiError, InvalidInput, LimitExceeded, QueryRejected
-from app.execution.cost import WEIGHTS, CostLimits, Measure, MeasureCache, check, coerce_variables
-from app.execution.framework import graphql_core_schema
-from schema.build import build_schema
+from app.execution.cost import WEIGHTS, CostLimits, Measure, MeasureCache, check
 from schema.contract import TOOLS
+from tests.cost_measure import SCHEMA, measured
 from tests.graphql_client import PERSISTED
 
-SCHEMA = graphql_core_schema(build_schema())
 SEARCH_HADITH = WEIGHTS["Query", "search_hadith"]
 GET_HADITH = WEIGHTS["Query", "get_hadith"]
 HIT_HADITH = WEIGHTS.get(("HadithHit", "hadith"), 0)
@@ -55,15 +52,6 @@ def _amplified(base: str) -> str:
 
 AMPLIFIED_LISTS = _amplified("chains(limit: 20) { chains { chain_id } }")
 AMPLIFIED_SCALARS = _amplified("hadith_id")
-
-
-def measured(document: str, cache: MeasureCache | None = None, **variables: Any) -> Measure:
-    """The document's measure with these variables, coerced as a request's are (through `cache` if given)."""
-    parsed = parse(document)
-    operation = next(d for d in parsed.definitions if isinstance(d, OperationDefinitionNode))
-    fragments = {d.name.value: d for d in parsed.definitions if isinstance(d, FragmentDefinitionNode)}
-    coerced = coerce_variables(SCHEMA, operation, variables)
-    return (cache or MeasureCache(SCHEMA)).measure(document, operation, fragments, coerced)
 
 
 def test_a_kept_measure_follows_the_limit_values_it_read() -> None:

@@ -19,7 +19,7 @@ from ingest.run import ImportReport, run_import
 from ingest.writer import BUILD_SCHEMA, IMPORT_LOCK
 from tests.conftest import LIVE_SCHEMA, quiet_console
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 SCRATCH = "isnad_signals"
 WAIT_SECONDS = 300  # for the scratch import to reach its writing: the subset reads in about 20 s
 

@@ -6,17 +6,14 @@ Set ISNAD_TEST_SCREENSHOTS to a folder to keep PNGs of what the browser rendered
 """
 
 import json
-import os
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 import pytest
 
 from app.http.graphiql import ASSETS_DIR, ASSETS_PATH
 from ingest.run import ImportReport
-from tests.chromium import Chromium, chromium_or_skip
+from tests.chromium import Chromium, hosts, keep_screenshot
 from tests.conftest import LIVE_SCHEMA
 from tests.cross_origin import page_elsewhere
 from tests.live_server import uvicorn_serving
@@ -34,29 +31,6 @@ EXECUTE = "document.querySelector('.graphiql-execute-button')"
 def api(imported: ImportReport, database_url: str) -> Iterator[str]:
     with uvicorn_serving(database_url, LIVE_SCHEMA) as base:
         yield base
-
-
-@pytest.fixture
-def browser() -> Iterator[Chromium]:
-    """Chromium on a profile folder of its own, removed once the browser has quit."""
-    executable = chromium_or_skip()
-    with (
-        tempfile.TemporaryDirectory(prefix="isnad-chromium-") as profile,
-        Chromium.launch(executable, Path(profile)) as launched,
-    ):
-        yield launched
-
-
-def hosts(urls: list[str]) -> set[str]:
-    """The hosts asked, leaving out data: URLs (the fonts inline in GraphiQL's CSS)."""
-    return {urlsplit(url).netloc for url in urls if not url.startswith("data:")}
-
-
-def keep_screenshot(browser: Chromium, name: str) -> None:
-    folder = os.environ.get("ISNAD_TEST_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        browser.screenshot(Path(folder) / name)
 
 
 def test_graphiql_runs_a_query_with_no_host_but_the_api(api: str, browser: Chromium) -> None:

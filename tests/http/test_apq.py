@@ -15,7 +15,7 @@ import pytest
 from ingest.run import ImportReport
 from tests.conftest import api_settings, serving
 from tests.graphql_client import tool_document
-from tests.test_persisted import _apq, _error, _ids
+from tests.persisted_calls import _apq, _error, _ids
 
 MODERN = {"accept": "application/graphql-response+json"}
 NOT_FOUND = ("PERSISTED_QUERY_NOT_FOUND", "PersistedQueryNotFound")

@@ -19,7 +19,7 @@ import pytest
 from bench.servers import running_api
 from ingest.run import ImportReport
 
-AUDIT = Path(__file__).resolve().parent / "js" / "audit"
+AUDIT = Path(__file__).resolve().parent.parent / "js" / "audit"
 
 
 def _node() -> str:

@@ -16,7 +16,7 @@ import pytest
 from bench.search_eval import TOP, Metrics, evaluate, read_queries
 from tests.graphql_client import tool_data
 
-SUBSET_QUERIES = Path(__file__).resolve().parent.parent / "eval" / "search_queries_subset.jsonl"
+SUBSET_QUERIES = Path(__file__).resolve().parents[2] / "eval" / "search_queries_subset.jsonl"
 
 # query type -> (recall@5, MRR) floors, as measured on the subset; "all" is every query together.
 FLOORS: dict[str, tuple[float, float]] = {

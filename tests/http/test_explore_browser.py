@@ -18,12 +18,9 @@ import pytest
 
 from app.http.explore import HERE
 from ingest.run import ImportReport
-from tests.chromium import Chromium
+from tests.chromium import Chromium, hosts, keep_screenshot
 from tests.conftest import LIVE_SCHEMA
 from tests.live_server import uvicorn_serving
-from tests.test_graphiql_browser import browser, hosts, keep_screenshot
-
-__all__ = ["browser"]  # the fixture, shared with GraphiQL's browser tests
 
 NIYYAT = "إنما الأعمال بالنيات"
 BUKHARI_1 = "bukhari:1"
