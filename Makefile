@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup ingest serve run test check check-repeatable bench bench-import bench-load bench-smoke bench-soak
+.PHONY: setup ingest serve run test check check-repeatable bench bench-import bench-load bench-smoke bench-soak bench-overload
 
 $(BIN)/isnad-graphql: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -57,3 +57,9 @@ bench-smoke: setup
 # prints the figures (RSS at the start, largest, at the end, growth, slope), judges none of them
 bench-soak: setup
 	$(BIN)/python -m bench.soak
+
+# Overload: wrk at 32 then 1,000 connections on the production server, /healthz and /readyz probed every
+# 100 ms, /metrics scraped; prints statuses (200/503/429/other), the refusals' envelope and Retry-After,
+# the probes' p50/p99/max and admitted p99 at 1,000 against 32; judges none of them
+bench-overload: setup
+	$(BIN)/python -m bench.overload

@@ -357,6 +357,14 @@ def cpu_model() -> str:
     return models[0] if models else "unknown CPU"
 
 
+def machine() -> str:
+    """The time (UTC), the CPUs and their model: the first words of every benchmark's header."""
+    return (
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC; {os.cpu_count()} CPUs (nproc {len(os.sched_getaffinity(0))}), "
+        f"{cpu_model()}"
+    )
+
+
 def ratio(value: float, base: float | None) -> str:
     return f"{value / base:.2f}" if base else "n/a"
 
@@ -531,8 +539,7 @@ def header(options: Options, settings: Settings, version: str, load_before: tupl
     averages = ", ".join(f"{value:.2f}" for value in load_before)
     after = ", ".join(f"{value:.2f}" for value in os.getloadavg())
     return [
-        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC; {os.cpu_count()} CPUs (nproc {len(os.sched_getaffinity(0))}), "
-        f"{cpu_model()}; PostgreSQL {version}; PostGraphile {postgraphile_version(options)}"
+        f"{machine()}; PostgreSQL {version}; PostGraphile {postgraphile_version(options)}"
         + ("; SMOKE RUN: too short for figures, read the ratios only as a sign" if options.smoke else ""),
         f"load average (1, 5, 15 min) before the run: {averages}; after: {after} (other processes on the CPUs "
         "raise it)",

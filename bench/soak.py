@@ -32,9 +32,8 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from itertools import cycle, islice
 from pathlib import Path
 
@@ -43,7 +42,7 @@ from rich.console import Console
 
 from app.data.embedded import database_url
 from app.settings import Settings, load_settings
-from bench.load import SEED, Configuration, Draw, answer, configurations, cpu_model, draw
+from bench.load import SEED, Configuration, Draw, answer, configurations, draw, machine
 from bench.load import parse_options as load_defaults
 from bench.servers import Server, running_api, stop_servers_on_sigterm
 from bench.wrk import Load, Run, installed, parse_wrk, run_wrk
@@ -189,8 +188,7 @@ def header(options: Options, configs: Sequence[Configuration], lines: int) -> li
     load = options.load
     averages = ", ".join(f"{value:.2f}" for value in os.getloadavg())
     return [
-        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC; {os.cpu_count()} CPUs (nproc {len(os.sched_getaffinity(0))}), "
-        f"{cpu_model()}; load average (1, 5, 15 min) {averages}",
+        f"{machine()}; load average (1, 5, 15 min) {averages}",
         f"wrk: {load.threads} threads, {load.connections} connections, {load.warmup} s of warm-up then "
         f"{load.seconds} s; {lines:,} bodies, an equal share for each of the {len(configs)} configurations "
         "(the web document and the eight persisted tools); the API is 1 process",
@@ -273,15 +271,21 @@ def soak(options: Options, settings: Settings, url: str, console: Console) -> No
     console.print("\n".join(load_lines(run, options.load.seconds) + memory_lines(samples)))
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    options = parse_options(argv)
+def with_wrk_and_database(work: Callable[[Settings, str, Console], None]) -> None:
+    """`work(settings, url, console)` on the database of the settings (the embedded one, started or
+    joined, unless ISNAD_DATABASE_URL names a server), its servers stopped on SIGTERM; exits without wrk."""
     stop_servers_on_sigterm()
     if not installed():
         raise SystemExit("wrk is not installed: apt-get install -y wrk")
     settings = load_settings()
     console = Console(width=None if sys.stdout.isatty() else 220)  # a pipe: no wrapping at 80 columns
     with database_url(settings.database_url, settings.embedded_pgdata) as url:
-        soak(options, settings, url, console)
+        work(settings, url, console)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    options = parse_options(argv)
+    with_wrk_and_database(lambda settings, url, console: soak(options, settings, url, console))
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@
 --
 --   bad responses: N
 --   sql statements: N in M responses, T ms
+--   statuses: 200 N, 503 N, 429 N, other N; refusals without code or Retry-After N
 
 local threads = {}
 
@@ -22,6 +23,11 @@ bad = 0
 statements = 0 -- over the responses that carry a server-timing header
 timed = 0 -- those responses
 sql_ms = 0
+ok = 0 -- responses by status: 200, 503, 429, any other
+unavailable = 0
+limited = 0
+other = 0
+unmarked = 0 -- 503 and 429 without their code in the body or without Retry-After
 
 local prepared = {}
 
@@ -53,7 +59,25 @@ local function count_sql(timing)
    end
 end
 
+local function check_refusal(headers, body, code)
+   local retry = headers["retry-after"] or headers["Retry-After"]
+   if not retry or not string.find(body, '"code":"' .. code .. '"', 1, true) then
+      unmarked = unmarked + 1
+   end
+end
+
 function response(status, headers, body)
+   if status == 200 then
+      ok = ok + 1
+   elseif status == 503 then
+      unavailable = unavailable + 1
+      check_refusal(headers, body, "UPSTREAM_UNAVAILABLE")
+   elseif status == 429 then
+      limited = limited + 1
+      check_refusal(headers, body, "RATE_LIMITED")
+   else
+      other = other + 1
+   end
    if status ~= 200 or string.find(body, '"errors":', 1, true) then
       bad = bad + 1
    end
@@ -75,4 +99,6 @@ function done(summary, latency, requests)
    io.write(string.format("bad responses: %d\n", total("bad")))
    io.write(string.format("sql statements: %d in %d responses, %.1f ms\n", total("statements"), total("timed"),
       total("sql_ms")))
+   io.write(string.format("statuses: 200 %d, 503 %d, 429 %d, other %d; refusals without code or Retry-After %d\n",
+      total("ok"), total("unavailable"), total("limited"), total("other"), total("unmarked")))
 end
