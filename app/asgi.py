@@ -84,7 +84,7 @@ async def readyz(request: Request) -> JSONResponse:
     so under load (the request pool busy) and during a stall (503 when the timeout passes)."""
     readiness: Readiness = request.app.state.readiness
     if await readiness.ready():
-        version = await request.app.state.data_version.refresh()
+        version = request.app.state.data_version.current  # read by the readiness probe itself
         return JSONResponse({"status": "ready", "data_version": version.as_json() if version else None})
     return JSONResponse({"status": "database unavailable"}, status_code=503)
 
@@ -149,7 +149,9 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
     )
     app.state.engine = engine
     app.state.reads = reads
-    app.state.readiness = Readiness(database_url, settings.ready_timeout_ms / 1000)
+    app.state.readiness = Readiness(
+        database_url, settings.ready_timeout_ms / 1000, data_version.read_on, settings.db_schema
+    )
     app.state.data_version = data_version
     app.state.executor = executor
     app.state.tools = tools

@@ -4,6 +4,7 @@ folder was checked against, the content checksum of the tables, when it was impo
 `extensions.data_version`."""
 
 import asyncio
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -12,7 +13,7 @@ import asyncpg
 from sqlalchemy import select
 
 from app.data import tables as t
-from app.data.database import Bound, RequestDatabase, create_engine
+from app.data.database import Bound, RequestDatabase, create_engine, select_one
 from app.errors import UpstreamUnavailable
 from app.settings import Settings
 
@@ -27,6 +28,9 @@ LAST_RUN = (
     .order_by(t.import_run.c.finished_at.desc())
     .limit(1)
 )
+
+
+LAST_RUN_SQL = str(LAST_RUN.compile(compile_kwargs={"literal_binds": True}))  # plain SQL: no parameter
 
 
 @dataclass(frozen=True)
@@ -76,9 +80,9 @@ async def read_data_version(settings: Settings, url: str) -> DataVersion | None:
 
 
 class ServedVersion:
-    """The data version last read: at start-up and at each /readyz probe that finds the database ready (an
-    import swaps its schema in while the API serves). A read that fails or takes longer than `timeout_s`
-    keeps the last one."""
+    """The data version last read: at start-up, and by each /readyz probe on the readiness check's own
+    connection (an import swaps its schema in while the API serves). A read that fails, finds no import, or
+    takes longer than `timeout_s` keeps the last one."""
 
     def __init__(self, settings: Settings, url: str, timeout_s: float) -> None:
         self._settings, self._url, self._timeout_s = settings, url, timeout_s
@@ -91,6 +95,14 @@ class ServedVersion:
         except TimeoutError:
             pass
         return self.current
+
+    async def read_on(self, connection: asyncpg.Connection) -> None:
+        """The readiness probe: the database answers (or this raises), then the last import's version is read."""
+        await select_one(connection)
+        with suppress(asyncpg.PostgresError):  # no import yet
+            row = await connection.fetchrow(LAST_RUN_SQL)
+            if row is not None:
+                self.current = DataVersion(**dict(row))
 
     def as_extension(self) -> dict[str, Any] | None:
         return self.current.as_json() if self.current else None

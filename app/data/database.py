@@ -18,7 +18,7 @@ import asyncio
 import logging
 import socket
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
@@ -331,14 +331,25 @@ async def _answers(connection: PoolProxiedConnection) -> bool:
     return True
 
 
+Probe = Callable[[asyncpg.Connection], Awaitable[None]]
+
+
+async def select_one(connection: asyncpg.Connection) -> None:
+    await connection.fetchval("SELECT 1")
+
+
 class Readiness:
     """Whether the database answers, asked on a connection of its own, opened for each check and bounded by
     `timeout_s` in all: never the request pool, which may be busy. Checks asked while one runs share it,
     so that probes cannot open more than one connection at a time."""
 
-    def __init__(self, url: str, timeout_s: float) -> None:
+    def __init__(self, url: str, timeout_s: float, probe: Probe = select_one, schema: str | None = None) -> None:
         self._url = f"postgresql://{sqlalchemy_url(url).partition('://')[2]}"  # as asyncpg takes it
         self._timeout_s = timeout_s
+        self._probe = probe  # what a check asks of the connection: it raises when the database is not ready
+        self._server_settings = {"application_name": "isnad-graphql readyz"}
+        if schema:
+            self._server_settings["search_path"] = f"{schema}, public"
         self._check: asyncio.Task[bool] | None = None
 
     async def ready(self) -> bool:
@@ -351,9 +362,9 @@ class Readiness:
         try:
             async with asyncio.timeout(self._timeout_s):
                 connection = await asyncpg.connect(
-                    self._url, timeout=self._timeout_s, server_settings={"application_name": "isnad-graphql readyz"}
+                    self._url, timeout=self._timeout_s, server_settings=self._server_settings
                 )
-                await connection.fetchval("SELECT 1")
+                await self._probe(connection)
         except Exception:  # whatever it is, the database is not ready
             return False
         finally:
