@@ -7,6 +7,7 @@ scraper that asks for it). Reading them runs no SQL and takes no connection.
     isnad_request_sql_seconds{surface, operation}                and their time, as the API saw it
     isnad_pool_connections_in_use / _waiting / isnad_pool_size   the request pool, now
     isnad_connections_refused_total{reason}                      slow or oversized requests closed at the edge
+    isnad_admissions_refused_total{reason}                       requests shed by admission (503)
 
 `surface` is graphql, tools, mcp or other (/healthz, /readyz, /metrics, GraphiQL's files, any other
 path); `operation` is a manifest document's name (a tool's), `free` for any other document, `none`
@@ -68,6 +69,11 @@ POOL_WAITING = Gauge(
 CONNECTIONS_REFUSED = Counter(
     "isnad_connections_refused",
     "Connections closed before their request reached the app (app/http/slow_clients.py).",
+    ["reason"],
+)
+ADMISSIONS_REFUSED = Counter(
+    "isnad_admissions_refused",
+    "Requests shed with 503 before any of their work (app/http/admission.py): queue_full or wait_over.",
     ["reason"],
 )
 POOL_SIZE = Gauge("isnad_pool_size", "Connections the request pool may hold.", multiprocess_mode="livesum")

@@ -15,6 +15,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.errors import UpstreamUnavailable
 from app.http.refusals import refusal
+from app.metrics import ADMISSIONS_REFUSED
 
 GUARDED_PATHS = ("/graphql", "/tools", "/mcp")
 RETRY_AFTER_S = 1
@@ -59,11 +60,13 @@ class Admission:
             await self.places.acquire()
             return True
         if self.queued >= self.max_queued:
+            ADMISSIONS_REFUSED.labels("queue_full").inc()
             return False
         self.queued += 1
         try:
             await asyncio.wait_for(self.places.acquire(), self.max_wait_s)
         except TimeoutError:
+            ADMISSIONS_REFUSED.labels("wait_over").inc()
             return False
         finally:
             self.queued -= 1

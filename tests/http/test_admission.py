@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from prometheus_client import REGISTRY
 from starlette.applications import Starlette
 
 from app.execution.documents import Prepared
@@ -45,6 +46,11 @@ class Gate:
 async def answered(request: Awaitable[httpx.Response]) -> httpx.Response:
     """The answer to a request that admission must answer at once: a failure, not a hang, when it waits."""
     return await asyncio.wait_for(request, 60)
+
+
+def refusals(reason: str) -> float:
+    """isnad_admissions_refused_total for `reason`, as this process counts it."""
+    return REGISTRY.get_sample_value("isnad_admissions_refused_total", {"reason": reason}) or 0.0
 
 
 async def eventually(condition: Callable[[], bool]) -> None:
@@ -141,6 +147,7 @@ async def test_a_queued_request_runs_once_a_place_is_free_and_a_full_queue_sheds
     imported: ImportReport, database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings = {"max_in_flight": 1, "max_queued": 1, "queue_wait_ms": 600_000}
+    refused = refusals("queue_full")
     async with gated(database_url, monkeypatch, **settings) as (served, gate):
         held = await _hold_one(served, gate)
         queued = asyncio.create_task(served.client.post("/graphql", json=HADITH))
@@ -151,12 +158,14 @@ async def test_a_queued_request_runs_once_a_place_is_free_and_a_full_queue_sheds
     assert shed.status_code == 503
     assert [answer.json()["data"] for answer in answers] == [{"get_hadith": {"hadith_id": 100001}}] * 2
     assert _admission(served.app).queued == 0
+    assert refusals("queue_full") == refused + 1
 
 
 async def test_a_request_that_waits_past_the_queue_wait_is_shed(
     imported: ImportReport, database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings = {"max_in_flight": 1, "max_queued": 8, "queue_wait_ms": 1}
+    refused = refusals("wait_over")
     async with gated(database_url, monkeypatch, **settings) as (served, gate):
         held = await _hold_one(served, gate)
         shed = await answered(served.client.post("/tools/get_hadith", json={"hadith_id": 100001}))
@@ -166,6 +175,7 @@ async def test_a_request_that_waits_past_the_queue_wait_is_shed(
     assert shed.status_code == 503
     assert shed.json()["error"]["code"] == "UPSTREAM_UNAVAILABLE"
     assert after.json()["hadith_id"] == 100001
+    assert refusals("wait_over") == refused + 1
 
 
 async def test_no_bound_admits_every_request(
