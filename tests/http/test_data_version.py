@@ -37,6 +37,7 @@ async def test_every_graphql_answer_carries_the_data_version(
     client: httpx.AsyncClient, imported: ImportReport, subset_dir: Path, database_url: str
 ) -> None:
     expected = await _expected(imported, subset_dir, database_url)
+    assert (await client.get("/readyz")).status_code == 200  # the tests' app runs no lifespan: the probe reads it
     answered = (await client.post("/graphql", json={"query": "{ __typename }"})).json()
     refused = (await client.post("/graphql", json={"query": "{ nothing_here }"})).json()
 
