@@ -55,7 +55,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from rich.console import Console
 
 from app.settings import Settings
-from bench.load import SEED, machine
+from bench.load import SEED
+from bench.load_report import machine
 from bench.servers import (
     JSON_HEADERS,
     Server,
