@@ -313,6 +313,14 @@ class PairRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class TeachingRecord:
+    """A narrator's first teachers, or students: the relations recorded with him on that side, and their count."""
+
+    count: int
+    relations: Page[RelationRecord]
+
+
+@dataclass(frozen=True, slots=True)
 class HadithHitRecord:
     hadith_id: int
     canonical_reference: str

@@ -256,6 +256,18 @@ narrator_occurrence = Table(
     _int("position"),
     _text("node_source_key"),
 )
+transmission_relation = Table(
+    "transmission_relation",
+    metadata,
+    _int("relation_id"),
+    _int("teacher_id"),
+    _int("student_id"),
+    _text("status"),
+    _text("method"),
+    Column("confidence", Float),
+    _text("source_id"),
+    _text("source_key"),
+)
 pair_relation = Table(
     "pair_relation",
     metadata,

@@ -6,7 +6,7 @@ from typing import Any, Generic, TypeVar
 
 from strawberry.dataloader import DataLoader
 
-from app.data import grades, hadith, narrators, reading, takhrij
+from app.data import grades, hadith, narrators, reading, takhrij, teaching
 from app.data.database import RequestDatabase
 
 K = TypeVar("K")
@@ -42,6 +42,8 @@ class Loaders:
     occurrence_page_by_narrator_id = _Loader(narrators.occurrence_page_by_narrator_id)
     hadith_ids_by_narrator_id = _Loader(narrators.hadith_ids_by_narrator_id)
     pair_by_narrator_ids = _Loader(narrators.pair_by_narrator_ids)
+    teachers_by_narrator_id = _Loader(teaching.teachers_by_narrator_id)
+    students_by_narrator_id = _Loader(teaching.students_by_narrator_id)
     parallels_by_hadith_id = _Loader(takhrij.parallels_by_hadith_id)
     isnad_tree_by_hadith_id = _Loader(takhrij.isnad_tree_by_hadith_id)
     # the reader's (app/data/reading.py)
