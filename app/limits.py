@@ -33,6 +33,8 @@ NARRATOR_ENTRIES = ListBound("entry_limit", 10, 20)
 NARRATOR_HADITHS = ListBound("limit", 10, 50)
 TRANSMISSION_RELATION = ListBound("limit", 10, 20)
 HADITH_COMMENTARY = ListBound("limit", 5, 20)
+# A narrator's teachers, or his students, on his profile (beyond the contract).
+NARRATOR_RELATIONS = ListBound("limit", 10, 50)
 NAVIGATION = ListBound("limit", 5, 20)  # lists reached by navigating the graph, beyond the contract
 # The reader's lists (beyond the contract): a collection's books and a book's chapters (Bukhari has 97 books, a
 # book of Abu Dawud 258 chapters), and the hadith of a book or a chapter, a page at a time.

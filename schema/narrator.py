@@ -1,7 +1,8 @@
-"""Narrators: the profile, and the occurrences in chains (the summary navigation reaches: schema/hadith.py)."""
+"""Narrators: the profile (with, for the web, his teachers and students), and the occurrences in chains (the
+summary navigation reaches: schema/hadith.py)."""
 
 from enum import Enum
-from typing import Self
+from typing import Annotated, Self
 
 import strawberry
 
@@ -16,9 +17,15 @@ from app.data.records import (
 )
 from resolvers.get_hadith import load_hadith
 from resolvers.get_narrator_hadiths import Occurrences
+from resolvers.teaching import students_of_narrator, teachers_of_narrator
 from schema.common import EvidenceStatus, ObjectType, Provenance, Sources
 from schema.hadith import Hadith
 from schema.info import Info, sources
+from schema.relation import NarratorRelations
+
+RelationLimit = Annotated[
+    int | None, strawberry.argument(description="How many relations at most (10, max 50); over it, LIMIT_EXCEEDED.")
+]
 
 # The legacy fields every profile reports, with the dataset that would give them.
 LEGACY_FIELDS = (
@@ -184,6 +191,16 @@ class NarratorProfile:
     canonical_assertions: list[CanonicalAssertion] = strawberry.field(description="Scholars' stated verdicts.")
     truncated: bool = strawberry.field(description="True when more notices or name forms exist than returned.")
     capability_note: str | None = strawberry.field(description="What the sources cannot tell about this narrator.")
+
+    @strawberry.field(description="His teachers: the relations sources record with him as the student (web only).")
+    async def teachers(self, info: Info, limit: RelationLimit = None) -> NarratorRelations:
+        found = await teachers_of_narrator(info.context, self.narrator_id, limit)
+        return NarratorRelations.from_record(found, await sources(info))
+
+    @strawberry.field(description="His students: the relations sources record with him as the teacher (web only).")
+    async def students(self, info: Info, limit: RelationLimit = None) -> NarratorRelations:
+        found = await students_of_narrator(info.context, self.narrator_id, limit)
+        return NarratorRelations.from_record(found, await sources(info))
 
     @classmethod
     def from_record(cls, profile: ProfileRecord, sources: Sources) -> Self:

@@ -5,7 +5,7 @@ from typing import Self
 
 import strawberry
 
-from app.data.records import NodeRecord, ObservationRecord, RelationRecord
+from app.data.records import NodeRecord, ObservationRecord, RelationRecord, TeachingRecord
 from resolvers.get_hadith import load_hadith
 from resolvers.get_transmission_relation import Pair
 from schema.common import EvidenceStatus, ObjectType, Provenance, Sources
@@ -85,6 +85,30 @@ class Relation:
                     sources, record.relation_id, ObjectType.relation, record.source_id, source_key=record.source_key
                 )
             ],
+        )
+
+
+@strawberry.type(
+    description="A narrator's teachers, or his students: the relations that sources record with him on that side, "
+    "each with the status its source gives (a probable one stays possible, never attested)."
+)
+class NarratorRelations:
+    count: int = strawberry.field(
+        description="How many relations the sources record on this side, all of them, not only those listed."
+    )
+    items: list[Relation] = strawberry.field(
+        description="At most `limit`: attested first, then probable, ambiguous, unresolved; then by the other "
+        "narrator's id and the source."
+    )
+    truncated: bool = strawberry.field(description="True when more relations exist than returned.")
+
+    @classmethod
+    def from_record(cls, record: TeachingRecord, sources: Sources) -> Self:
+        relations = record.relations
+        return cls(
+            count=record.count,
+            items=[Relation.from_record(relation, sources) for relation in relations.items],
+            truncated=relations.truncated,
         )
 
 

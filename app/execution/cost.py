@@ -64,6 +64,8 @@ BOUNDED: Mapping[tuple[str, str], tuple[limits.ListBound, frozenset[str]]] = {
     ("Hadith", "chains"): (limits.HADITH_CHAINS, frozenset({"chains"})),
     ("Hadith", "grades"): (limits.NAVIGATION, frozenset({"items"})),
     ("NarratorSummary", "hadiths"): (limits.NAVIGATION, frozenset({"items"})),
+    ("NarratorProfile", "teachers"): (limits.NARRATOR_RELATIONS, frozenset({"items"})),
+    ("NarratorProfile", "students"): (limits.NARRATOR_RELATIONS, frozenset({"items"})),
     ("Collection", "books"): (limits.READING_LIST, frozenset({"items"})),
     ("Book", "chapters"): (limits.READING_LIST, frozenset({"items"})),
     ("Book", "hadiths"): (limits.READING_HADITH, frozenset({"items"})),
@@ -104,6 +106,9 @@ WEIGHTS: Mapping[tuple[str, str], int] = {
     ("Chapter", "hadiths"): 2,
     ("Hadith", "previous"): 1,
     ("Hadith", "next"): 1,
+    # A narrator's teachers and students (not yet measured): one statement each, read through an index.
+    ("NarratorProfile", "teachers"): 1,
+    ("NarratorProfile", "students"): 1,
 }
 META_FIELDS: Mapping[str, GraphQLField] = {
     "__schema": SchemaMetaFieldDef,

@@ -310,6 +310,31 @@ async def test_thirty_aliased_searches_are_refused_before_any_sql(
     assert statements == []
 
 
+TEACHING_BOMB = """{ get_narrator_profile(narrator_id: 20020) {
+  teachers(limit: 50) { items { provenance { source_id } teacher { hadiths(limit: 20) { items { hadith_id } } } } }
+  students(limit: 50) { items { provenance { source_id } student { hadiths(limit: 20) { items { hadith_id } } } } }
+} }"""
+
+
+def test_a_narrators_teachers_and_students_are_sized_by_their_limits() -> None:
+    # teachers: 7 relations; students: the default 10; each list's object and its weight cost 1 + 1.
+    document = """{ get_narrator_profile(narrator_id: 1) {
+      teachers(limit: 7) { items { teacher_id } } students { items { student_id } } } }"""
+    profile, teaching = WEIGHTS["Query", "get_narrator_profile"], WEIGHTS["NarratorProfile", "teachers"]
+    cost = 1 + profile + 2 * (1 + teaching) + 7 + 10
+    assert measured(document) == Measure(nodes=17, cost=cost, depth=4, aliases=0)
+
+
+async def test_teachers_and_students_over_the_budget_are_refused_before_any_sql(
+    client: httpx.AsyncClient, statements: list[str]
+) -> None:
+    # Per side: 50 relations, their 500 provenance entries, 1,000 hadith of the narrators they reach.
+    code, message = _refusal(await _post(client, TEACHING_BOMB))
+    assert code == "QUERY_REJECTED"
+    assert "node count 3100 exceeds 2000" in message
+    assert statements == []
+
+
 def test_a_search_weighs_far_more_than_a_lookup() -> None:
     lookups = [weight for (parent, field), weight in WEIGHTS.items() if parent == "Query" and "search" not in field]
     assert WEIGHTS["Query", "search_narrator"] >= 50 * max(lookups)

@@ -6,7 +6,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.graphql_client import call_tool, data_of, execute
+from ingest.run import ImportReport
+from tests.graphql_client import call_tool, data_of, execute, rows
 
 NAVIGATE_CHAIN = "chains(limit: 1) { chains { nodes { narrator { hadiths(limit: 3) { items { hadith_id } } } } } }"
 SEARCH_HITS = (
@@ -29,6 +30,14 @@ ROOT_CHAINS = (
     " { chains { nodes { narrator { hadiths(limit: 2) { items { hadith_id } } } } } }"
 )
 BUKHARI = (100001, 100002, 100003, 100004, 100005)
+TEACHING = (
+    "n%d: get_narrator_profile(narrator_id: %d) { teachers(limit: 10) { count items { teacher { narrator_id } } }"
+    " students(limit: 10) { count items { student { narrator_id } } } }"
+)
+TWENTY_TEACHERS = (  # twenty narrators with teachers and students recorded
+    "SELECT teacher_id AS id FROM transmission_relation INTERSECT SELECT student_id FROM transmission_relation"
+    " ORDER BY 1 LIMIT 20"
+)
 
 
 async def _run(
@@ -120,6 +129,26 @@ async def test_chain_observations_navigating_to_hadith_cost_the_same_for_1_or_al
     assert len(observations) > 1
     assert 0 < _narrators(small) < _narrators(large)
     assert one == all_
+
+
+async def test_the_teachers_and_students_of_1_or_20_narrators_cost_the_same(
+    client: httpx.AsyncClient, statements: list[str], imported: ImportReport, database_url: str
+) -> None:
+    ids = [row["id"] for row in await rows(database_url, TWENTY_TEACHERS)]
+
+    def document(narrators: list[int]) -> str:
+        return "query { " + " ".join(TEACHING % (narrator, narrator) for narrator in narrators) + " }"
+
+    one, small = await _run(client, statements, document(ids[:1]))
+    twenty, large = await _run(client, statements, document(ids))
+    relations = [statement for statement in statements if "transmission_relation" in statement]
+
+    def reached(data: dict[str, Any]) -> int:
+        return sum(len(profile[side]["items"]) for profile in data.values() for side in ("teachers", "students"))
+
+    assert len(ids) == 20 and 0 < reached(small) < reached(large)
+    assert one == twenty == 4  # the profiles, their teachers, their students, the narrators they reach
+    assert len(relations) == 2
 
 
 # A tool call reads each kind of record once, with its smallest and its largest list alike.

@@ -26,6 +26,8 @@ CONTRACT = {
     "get_hadith_commentary": (5, 20),
     "Hadith.chains": (5, 20),
     "NarratorSummary.hadiths": (5, 20),
+    "NarratorProfile.teachers": (10, 50),
+    "NarratorProfile.students": (10, 50),
     "Collection.books": (20, 100),
     "Book.chapters": (20, 100),
     "Book.hadiths": (10, 50),
@@ -41,6 +43,8 @@ BOUNDS: dict[str, ListBound] = {
     "get_hadith_commentary": limits.HADITH_COMMENTARY,
     "Hadith.chains": limits.HADITH_CHAINS,
     "NarratorSummary.hadiths": limits.NAVIGATION,
+    "NarratorProfile.teachers": limits.NARRATOR_RELATIONS,
+    "NarratorProfile.students": limits.NARRATOR_RELATIONS,
     "Collection.books": limits.READING_LIST,
     "Book.chapters": limits.READING_LIST,
     "Book.hadiths": limits.READING_HADITH,
@@ -53,6 +57,8 @@ CUT_BY_DEFAULT = {
     "get_narrator_profile",
     "get_narrator_hadiths",
     "NarratorSummary.hadiths",
+    "NarratorProfile.teachers",
+    "NarratorProfile.students",
     "Book.chapters",
     "Book.hadiths",
     "Chapter.hadiths",
@@ -68,6 +74,15 @@ query narrator_hadiths($narrator_a_id: Int!, $narrator_b_id: Int!, $limit: Int) 
     narrator_a_id: $narrator_a_id, narrator_b_id: $narrator_b_id, include_chain_observations: false
   ) { relations { student { narrator_id hadiths(limit: $limit) { items { hadith_id } truncated } } } }
 }"""
+TEACHING_DOCUMENT = """
+query teaching($narrator_id: Int!, $limit: Int) {
+  get_narrator_profile(narrator_id: $narrator_id) { %s(limit: $limit) { count items { teacher_id } truncated } }
+}"""
+# The narrator with the most teachers (as the student) or students (as the teacher).
+MOST_RELATIONS = (
+    "SELECT {his} AS id, count(*) AS n FROM transmission_relation WHERE teacher_id <> student_id"
+    " GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1"
+)
 # The reader's lists, each asked where SQL finds the most items.
 BOOK = "$code: String!, $book: String!, $limit: Int"
 READER_LISTS = {
@@ -162,6 +177,7 @@ async def cases(imported: ImportReport, database_url: str) -> dict[str, Case]:
     relation = student["teacher_id"], student["student_id"]
     return {
         **await _reader_cases(database_url),
+        **await _teaching_cases(database_url),
         "search_hadith": Case(tool_document("search_hadith"), {"query": "حدثنا"}, ("search_hadith",), ("results",)),
         "search_narrator": Case(tool_document("search_narrator"), {"query": "Abu"}, ("search_narrator",), ("results",)),
         "get_hadith_chains": Case(
@@ -215,6 +231,16 @@ def _reader_case(name: str, owner: tuple[str, ...], variables: dict[str, Any], t
     declared, selection = READER_LISTS[name]
     document = f"query reader({declared}) {{ collection(code: $code) {{ {selection} }} }}"
     return Case(document, variables, ("collection", *owner), ("items",), total)
+
+
+async def _teaching_cases(database_url: str) -> dict[str, Case]:
+    found = {}
+    for side, his in (("teachers", "student_id"), ("students", "teacher_id")):
+        (most,) = await rows(database_url, MOST_RELATIONS.format(his=his))
+        document = TEACHING_DOCUMENT % side
+        owner = ("get_narrator_profile", side)
+        found[f"NarratorProfile.{side}"] = Case(document, {"narrator_id": most["id"]}, owner, ("items",), most["n"])
+    return found
 
 
 async def _reader_cases(database_url: str) -> dict[str, Case]:
