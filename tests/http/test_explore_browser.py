@@ -1,12 +1,15 @@
 """The explorer page (/explore) in headless Chromium with every host but 127.0.0.1 unreachable: it searches
 «إنما الأعمال بالنيات», opens Bukhari 1, and draws exactly the nodes of the API's isnad tree, a madar ringed where
 the API gives one;
-a narrator opens by the keyboard, and two ask how they are related; it reads at phone width; the layout of 50
-chains takes under 200 ms. The page's documents are embedded with their sha256, which it sends first.
+a narrator opens by the keyboard, and two ask how they are related; a narrator's teachers and students are the
+API's, a possible relation shown apart from an attested one, and each opens that narrator; it reads at phone
+width; the layout of 50 chains takes under 200 ms. The page's documents are embedded with their sha256, which it
+sends first.
 
 Set ISNAD_TEST_SCREENSHOTS to a folder to keep PNGs of what the browser rendered (never committed).
 """
 
+import asyncio
 import hashlib
 import json
 from collections.abc import Iterator
@@ -20,6 +23,7 @@ from app.http.explore import HERE
 from ingest.run import ImportReport
 from tests.chromium import Chromium, hosts, keep_screenshot
 from tests.conftest import LIVE_SCHEMA
+from tests.graphql_client import rows
 from tests.live_server import uvicorn_serving
 
 NIYYAT = "إنما الأعمال بالنيات"
@@ -45,14 +49,38 @@ def api(imported: ImportReport, database_url: str) -> Iterator[str]:
         yield base
 
 
-def _document() -> str:
-    return (HERE / "documents" / "hadith.graphql").read_text(encoding="utf-8")
+SHOWN = """[...document.querySelectorAll('#narrator [data-side="%s"] li')].map((li) => [
+  Number(li.dataset.narrator), li.dataset.status, li.querySelector('.status').textContent,
+  li.querySelector('button').textContent, getComputedStyle(li).borderInlineStartStyle])"""
+# A narrator whose first ten teachers hold an attested and a probable relation.
+MIXED_TEACHERS = """SELECT student_id AS id FROM transmission_relation WHERE teacher_id <> student_id GROUP BY 1
+ HAVING bool_or(status = 'attested') AND bool_or(status = 'probable') AND count(*) <= 10 ORDER BY 1 LIMIT 1"""
+
+
+def _document(name: str) -> str:
+    return (HERE / "documents" / f"{name}.graphql").read_text(encoding="utf-8")
+
+
+def _api(api: str, name: str, **variables: Any) -> dict[str, Any]:
+    body = httpx.post(f"{api}/graphql", json={"query": _document(name), "variables": variables}).json()
+    assert "errors" not in body, body["errors"]
+    data: dict[str, Any] = body["data"]
+    return data
 
 
 def _api_tree(api: str, hadith_id: int) -> dict[str, Any]:
-    body = httpx.post(f"{api}/graphql", json={"query": _document(), "variables": {"hadith_id": hadith_id}}).json()
-    tree: dict[str, Any] = body["data"]["get_hadith"]["isnad_tree"]
+    tree: dict[str, Any] = _api(api, "hadith", hadith_id=hadith_id)["get_hadith"]["isnad_tree"]
     return tree
+
+
+def _shown(browser: Chromium, side: str) -> list[list[Any]]:
+    shown: list[list[Any]] = browser.evaluate(SHOWN % side)
+    return shown
+
+
+def _open_narrator(browser: Chromium, narrator_id: int, how: str) -> None:
+    browser.evaluate(how)
+    browser.wait_for(f"document.getElementById('narrator').dataset.ready === '{narrator_id}'")
 
 
 def _open_bukhari_1(api: str, browser: Chromium) -> int:
@@ -109,10 +137,64 @@ def test_a_narrator_opens_by_the_keyboard_and_two_show_their_relation_apart_from
     assert browser.errors == []
 
 
+def test_a_narrator_lists_the_api_s_teachers_and_students_and_a_teacher_opens_in_turn(
+    api: str, browser: Chromium
+) -> None:
+    _open_bukhari_1(api, browser)
+    _open_narrator(
+        browser, 11062, "document.querySelector('[data-key=\"narrator:11062\"]').dispatchEvent(new Event('click'))"
+    )
+    profile = _api(api, "narrator", narrator_id=11062)["get_narrator_profile"]
+    teachers, students = _shown(browser, "teachers"), _shown(browser, "students")
+    browser.evaluate("document.querySelector('#narrator [data-side=\"teachers\"]').scrollIntoView()")
+    keep_screenshot(browser, "explore-teachers.png")
+
+    for shown, side, other in ((teachers, "teachers", "teacher"), (students, "students", "student")):
+        answer = profile[side]["items"]
+        assert [(item[0], item[1]) for item in shown] == [(r[f"{other}_id"], r["relation_status"]) for r in answer]
+        assert [item[3] for item in shown] == [r[other]["canonical_display"] for r in answer]
+        heading = browser.evaluate(
+            f"document.querySelector('#narrator [data-side=\"{side}\"]').previousSibling.textContent"
+        )
+        assert str(profile[side]["count"]) in heading
+    first = teachers[0][0]
+    _open_narrator(browser, first, "document.querySelector('#narrator [data-side=\"teachers\"] button').click()")
+    relation = browser.wait_for("document.getElementById('relation').dataset.ready")
+    opened = _api(api, "narrator", narrator_id=first)["get_narrator_profile"]
+
+    assert browser.evaluate("document.activeElement.tagName + ' ' + document.activeElement.textContent") == (
+        f"H3 {opened['identity']['canonical_display']}"
+    )
+    assert relation == f"11062 {first}"
+    assert "attested" in browser.evaluate("document.getElementById('relation').innerText")
+    assert browser.errors == [] and browser.failures == []
+
+
+def test_a_possible_relation_is_shown_apart_from_an_attested_one(
+    api: str, browser: Chromium, database_url: str
+) -> None:
+    (mixed,) = asyncio.run(rows(database_url, MIXED_TEACHERS))
+    browser.navigate(f"{api}/explore")
+    _open_narrator(browser, mixed["id"], f"window.explorer.openNarrator({mixed['id']})")
+    shown = _shown(browser, "teachers")
+    keep_screenshot(browser, "explore-possible.png")
+
+    attested = [item for item in shown if item[1] == "attested"]
+    probable = [item for item in shown if item[1] == "probable"]
+    assert attested and probable and shown == attested + probable
+    assert {(item[2], item[4]) for item in attested} == {("attested", "solid")}
+    assert {(item[2], item[4]) for item in probable} == {("possible (the source says probable)", "dashed")}
+
+
 def test_the_explorer_reads_at_phone_width(api: str, browser: Chromium) -> None:
     browser.call("Emulation.setDeviceMetricsOverride", **PHONE)
     _open_bukhari_1(api, browser)
     keep_screenshot(browser, "explore-phone.png")
+    _open_narrator(
+        browser, 11062, "document.querySelector('[data-key=\"narrator:11062\"]').dispatchEvent(new Event('click'))"
+    )
+    browser.evaluate("document.querySelector('#narrator [data-side=\"students\"]').scrollIntoView()")
+    keep_screenshot(browser, "explore-phone-narrator.png")
 
     assert browser.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert browser.evaluate("getComputedStyle(document.getElementById('text-ar')).direction") == "rtl"

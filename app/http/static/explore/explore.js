@@ -1,5 +1,6 @@
 /* The isnad explorer: search, a hadith's text and grades, its isnad tree as a layered graph from the Prophet
-   down to the compilers, the versions' wording, a narrator's profile and the relation between two narrators.
+   down to the compilers, the versions' wording, a narrator's profile with his teachers and students, and the
+   relation between two narrators.
    It asks the public GraphQL API only, through persisted documents (the hash first, the text when asked). */
 "use strict";
 
@@ -145,7 +146,7 @@ function drawTree(tree, onSelect) {
     group.setAttribute("tabindex", "0");
     group.setAttribute("role", "button");
     group.setAttribute("aria-label", `${label(node)}: ${node.resolution_statuses.join(", ")}${node.is_madar ? ", madar" : ""}`);
-    const select = () => onSelect(node, group);
+    const select = () => onSelect(node);
     group.addEventListener("click", select);
     group.addEventListener("keydown", (event) => {
       if (event.key === "Enter" || event.key === " ") {
@@ -192,26 +193,74 @@ function showVersions(tree) {
   }
 }
 
-const selected = [];
+const selected = [];  // the ids of the last two narrators opened: a second asks how the two are related
 
-async function showNarrator(node, group) {
-  if (node.narrator_id === null) return;
-  group.classList.add("selected");
-  selected.push([node.narrator_id, group]);
-  if (selected.length > 2) selected.shift()[1].classList.remove("selected");
-  const { get_narrator_profile: profile } = await ask("narrator", { narrator_id: node.narrator_id });
-  const narrator = node.narrator || {};
+function markSelected() {
+  for (const group of $("tree").querySelectorAll(".narrator-node")) {
+    group.classList.toggle("selected", selected.includes(Number(group.dataset.key.slice("narrator:".length))));
+  }
+}
+
+function nameOf(narrator, id) {
+  return (narrator && (narrator.canonical_display || narrator.name_ar)) || `narrator ${id}`;
+}
+
+function evidenceOf(relation) {
+  const sources = relation.provenance.map((p) => `${p.source_title || p.source_id}${p.source_key ? `, record ${p.source_key}` : ""}`);
+  return element("span", { class: "evidence" }, `${relation.evidence_status}: ${sources.join("; ")}`);
+}
+
+/* A relation as its source records it: attested in a plain frame; probable or ambiguous shown "possible" in a
+   dashed one, never as attested; unresolved "not established". The word says it, not the colour alone. */
+function statusOf(relation) {
+  const normalized = relation.normalized_status;
+  const words = normalized === "attested" ? "attested" : `${normalized.replace("_", " ")} (the source says ${relation.relation_status})`;
+  return element("span", { class: `status ${normalized}` }, words);
+}
+
+function relationItem(relation, other) {
+  const id = relation[`${other}_id`];
+  const narrator = relation[other];
+  const open = element("button", { type: "button", class: "narrator-link" }, nameOf(narrator, id));
+  open.addEventListener("click", () => openNarrator(id, narrator).catch(fail));
+  return element("li", { class: relation.normalized_status, "data-narrator": id, "data-status": relation.relation_status },
+    open, " ", statusOf(relation), evidenceOf(relation));
+}
+
+function relationList(side, list, other) {
+  const shown = list.truncated ? `, the first ${list.items.length} shown` : "";
+  const heading = element("h4", {}, `${side === "teachers" ? "Teachers" : "Students"}: ${list.count} recorded${shown}`);
+  if (!list.items.length) {
+    return [heading, element("p", { class: "note" }, `No source here records his ${side}; that is not evidence that he had none.`)];
+  }
+  return [heading, element("ul", { class: "relations", "data-side": side }, ...list.items.map((r) => relationItem(r, other)))];
+}
+
+/* Opens a narrator's profile: `summary` is what the tree or a list already tells of him (his grade tier); the
+   panel takes the focus unless he was chosen in the tree, where the keyboard stays. */
+async function openNarrator(narratorId, summary, focusPanel = true) {
+  selected.push(narratorId);
+  if (selected.length > 2) selected.shift();
+  markSelected();
+  const { get_narrator_profile: profile } = await ask("narrator", { narrator_id: narratorId });
   const panel = $("narrator");
   panel.hidden = false;
+  const heading = element("h3", { tabindex: "-1" }, profile.identity.canonical_display || "");
   panel.replaceChildren(
-    element("h3", {}, profile.identity.canonical_display || ""),
+    heading,
     element("p", { lang: "ar", dir: "rtl" }, profile.identity.name_ar || ""),
-    element("p", {}, `Grade tier: ${narrator.grade_tier || "none stated"}`),
+    ...(summary ? [element("p", {}, `Grade tier: ${summary.grade_tier || "none stated"}`)] : []),
     element("ul", {}, ...profile.legacy_scholarly_data.map((f) => element("li", {}, `${f.field}: ${f.value ?? "not given"} (${f.evidence_status})`))),
     element("ul", {}, ...profile.canonical_assertions.map((a) => element("li", {}, `${a.field}: ${a.value} (${a.evidence_status})`))),
     element("ul", {}, ...profile.source_entries.map((e) => element("li", { lang: "ar", dir: "rtl" }, `${e.entry_id} (${e.resolution_status}): ${e.text}`))),
+    element("h3", {}, "His place among teachers and students"),
+    element("p", { class: "legend" }, "Attested: a source records the relation (a fact of that source). Possible: a source records it only as probable or ambiguous, never attested (an inference). Select a name to open that narrator; the two last opened show how they are related."),
+    ...relationList("teachers", profile.teachers, "teacher"),
+    ...relationList("students", profile.students, "student"),
   );
-  if (selected.length === 2) await showRelation(selected[0][0], selected[1][0]);
+  panel.dataset.ready = narratorId;
+  if (focusPanel) heading.focus();
+  if (selected.length === 2) await showRelation(selected[0], selected[1]);
 }
 
 async function showRelation(a, b) {
@@ -219,14 +268,17 @@ async function showRelation(a, b) {
   const { get_transmission_relation: found } = await ask("relation", { a, b });
   const panel = $("relation");
   panel.hidden = false;
+  const recorded = (r) => element("li", { class: r.normalized_status },
+    `${nameOf(r.teacher, r.teacher_id)} taught ${nameOf(r.student, r.student_id)}: `, statusOf(r), evidenceOf(r));
   panel.replaceChildren(
     element("h3", {}, `Narrators ${a} and ${b}`),
     element("h4", {}, "Relations recorded by a source"),
-    element("ul", {}, ...found.relations.map((r) => element("li", {}, `${r.teacher_id} taught ${r.student_id}: ${r.relation_status} (${r.evidence_status})`))),
+    element("ul", { class: "relations" }, ...found.relations.map(recorded)),
     element("h4", {}, "Observed adjacent in chains (never a recorded relation)"),
     element("ul", {}, ...found.chain_observations.map((o) => element("li", {}, `${o.canonical_reference}: ${o.upper_narrator_id} above ${o.lower_narrator_id} (${o.evidence_status})`))),
     element("p", { class: "note" }, found.capability_note || ""),
   );
+  panel.dataset.ready = `${a} ${b}`;
 }
 
 async function openHadith(hadithId) {
@@ -243,7 +295,9 @@ async function openHadith(hadithId) {
   $("madar").textContent = madar
     ? `Madar: ${label(madar)} (named by ${tree.madar.chain_count} chains; an inference)`
     : `No madar: ${tree.madar_note}`;
-  drawTree(tree, (node, group) => showNarrator(node, group).catch(fail));
+  drawTree(tree, (node) => {
+    if (node.narrator_id !== null) openNarrator(node.narrator_id, node.narrator, false).catch(fail);
+  });
   $("tree").dataset.ready = hadith.hadith_id;
   const { get_hadith: versions } = await ask("versions", { hadith_id: hadithId });
   showVersions(versions.isnad_tree);
@@ -270,4 +324,4 @@ $("search").addEventListener("submit", (event) => {
   search($("query").value).catch(fail);
 });
 
-window.explorer = { layout };
+window.explorer = { layout, openNarrator };
