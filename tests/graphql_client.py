@@ -10,7 +10,15 @@ import httpx
 from tests.conftest import LIVE_SCHEMA
 
 PERSISTED = Path(__file__).resolve().parent.parent / "persisted"
-WEB_PAGES = ("web_book", "web_chapter", "web_collection", "web_hadith", "web_home")  # persisted/web/: no tools
+EXPLORER = ("explore_hadith", "explore_narrator", "explore_relation", "explore_search", "explore_versions")
+WEB_PAGES = (
+    *EXPLORER,
+    "web_book",
+    "web_chapter",
+    "web_collection",
+    "web_hadith",
+    "web_home",
+)  # persisted/web/: no tools
 # One real call of each tool, with arguments the test subset answers.
 SAMPLE_CALLS: dict[str, dict[str, Any]] = {
     "search_hadith": {"query": "إنما الأعمال بالنيات"},

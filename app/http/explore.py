@@ -1,9 +1,9 @@
 """The explorer page (`/explore`): search a hadith, read its text and grades, and draw its isnad tree.
 
 The page and its files (`app/http/static/explore/`: the page, its script and style, no library and no CDN) are
-served by the API itself. The page asks the public GraphQL API only, through persisted documents: the
-documents of `app/http/static/explore/documents/` are embedded in the page with their sha256, which the page sends
-alone first (Apollo's automatic persisted queries), and with the text only when the server does not know it.
+served by the API itself. The page asks the public GraphQL API only, through persisted documents: its documents
+are web documents of the manifest (`persisted/web/explore_*.graphql`), embedded in the page by name (without the
+prefix) with their sha256, which the page sends alone; the text goes only where a server does not know it.
 """
 
 import hashlib
@@ -14,7 +14,10 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.staticfiles import StaticFiles
 
+from app.execution.persisted import DEFAULT_DIR, WEB_FOLDER
+
 HERE = Path(__file__).resolve().parent / "static" / "explore"
+PREFIX = "explore_"  # the page's documents among the web's: persisted/web/explore_<name>.graphql
 ASSETS_PATH = "/explore/static"
 DOCUMENTS = "<!-- documents -->"
 
@@ -22,9 +25,9 @@ DOCUMENTS = "<!-- documents -->"
 def _documents() -> str:
     """The page's documents by name, each with its text and the sha256 of its text."""
     found = {}
-    for path in sorted((HERE / "documents").glob("*.graphql")):
+    for path in sorted((DEFAULT_DIR / WEB_FOLDER).glob(f"{PREFIX}*.graphql")):
         text = path.read_text(encoding="utf-8")
-        found[path.stem] = {"hash": hashlib.sha256(text.encode()).hexdigest(), "text": text}
+        found[path.stem.removeprefix(PREFIX)] = {"hash": hashlib.sha256(text.encode()).hexdigest(), "text": text}
     return json.dumps(found, ensure_ascii=False).replace("</", "<\\/")
 
 

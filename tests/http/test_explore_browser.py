@@ -3,8 +3,8 @@
 the API gives one;
 a narrator opens by the keyboard, and two ask how they are related; a narrator's teachers and students are the
 API's, a possible relation shown apart from an attested one, and each opens that narrator; it reads at phone
-width; the layout of 50 chains takes under 200 ms. The page's documents are embedded with their sha256, which it
-sends first.
+width; the layout of 50 chains takes under 200 ms. The page's documents are the manifest's (persisted/web/explore_*),
+embedded with their sha256, which it sends alone: the API here takes persisted documents only.
 
 Set ISNAD_TEST_SCREENSHOTS to a folder to keep PNGs of what the browser rendered (never committed).
 """
@@ -19,7 +19,8 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from app.http.explore import HERE
+from app.execution.persisted import DEFAULT_DIR, WEB_FOLDER, load_manifest
+from app.http.explore import PREFIX
 from ingest.run import ImportReport
 from tests.chromium import Chromium, hosts, keep_screenshot
 from tests.conftest import LIVE_SCHEMA
@@ -45,7 +46,8 @@ SYNTHETIC = """(() => {
 
 @pytest.fixture(scope="module")
 def api(imported: ImportReport, database_url: str) -> Iterator[str]:
-    with uvicorn_serving(database_url, LIVE_SCHEMA) as base:
+    """The API as a deployment that takes persisted documents only: the explorer's are the manifest's."""
+    with uvicorn_serving(database_url, LIVE_SCHEMA, ISNAD_DEFAULT_CLIENT_MODE="persisted") as base:
         yield base
 
 
@@ -58,11 +60,13 @@ MIXED_TEACHERS = """SELECT student_id AS id FROM transmission_relation WHERE tea
 
 
 def _document(name: str) -> str:
-    return (HERE / "documents" / f"{name}.graphql").read_text(encoding="utf-8")
+    return (DEFAULT_DIR / WEB_FOLDER / f"{PREFIX}{name}.graphql").read_text(encoding="utf-8")
 
 
 def _api(api: str, name: str, **variables: Any) -> dict[str, Any]:
-    body = httpx.post(f"{api}/graphql", json={"query": _document(name), "variables": variables}).json()
+    """The answer to the explorer's document `name`, sent by its hash alone."""
+    document_id = hashlib.sha256(_document(name).encode()).hexdigest()
+    body = httpx.post(f"{api}/graphql", json={"documentId": f"sha256:{document_id}", "variables": variables}).json()
     assert "errors" not in body, body["errors"]
     data: dict[str, Any] = body["data"]
     return data
@@ -105,7 +109,7 @@ def test_the_explorer_searches_and_draws_the_api_s_tree_with_its_madar(api: str,
     assert hosts(browser.requests) == {urlsplit(api).netloc}
     documents = json.loads(browser.evaluate("document.getElementById('documents').textContent"))
     assert {name: doc["hash"] for name, doc in documents.items()} == {
-        path.stem: hashlib.sha256(path.read_bytes()).hexdigest() for path in (HERE / "documents").glob("*.graphql")
+        op.name.removeprefix(PREFIX): op.id for op in load_manifest(DEFAULT_DIR).values() if op.name.startswith(PREFIX)
     }
     assert {urlsplit(url).path for url in browser.requests} >= {
         "/explore",
