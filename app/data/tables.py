@@ -3,6 +3,8 @@
 Only the columns the API reads are declared. The schema is chosen by the connection's search_path.
 """
 
+from typing import Any
+
 from sqlalchemy import Boolean, Column, DateTime, Float, Integer, MetaData, Table, Text
 from sqlalchemy.dialects.postgresql import ARRAY, TSVECTOR
 
@@ -15,6 +17,20 @@ def _text(name: str) -> Column[str]:
 
 def _int(name: str) -> Column[int]:
     return Column(name, Integer)
+
+
+def _relation_columns() -> list[Column[Any]]:
+    """A teacher -> student relation's columns, in transmission_relation and in pair_relation, its derived copy."""
+    return [
+        _int("relation_id"),
+        _int("teacher_id"),
+        _int("student_id"),
+        _text("status"),
+        _text("method"),
+        Column("confidence", Float),
+        _text("source_id"),
+        _text("source_key"),
+    ]
 
 
 source = Table(
@@ -256,32 +272,14 @@ narrator_occurrence = Table(
     _int("position"),
     _text("node_source_key"),
 )
-transmission_relation = Table(
-    "transmission_relation",
-    metadata,
-    _int("relation_id"),
-    _int("teacher_id"),
-    _int("student_id"),
-    _text("status"),
-    _text("method"),
-    Column("confidence", Float),
-    _text("source_id"),
-    _text("source_key"),
-)
+transmission_relation = Table("transmission_relation", metadata, *_relation_columns())
 pair_relation = Table(
     "pair_relation",
     metadata,
     _int("least_narrator_id"),
     _int("greatest_narrator_id"),
     _int("relation_rank"),
-    _int("relation_id"),
-    _int("teacher_id"),
-    _int("student_id"),
-    _text("status"),
-    _text("method"),
-    Column("confidence", Float),
-    _text("source_id"),
-    _text("source_key"),
+    *_relation_columns(),
 )
 pair_observation = Table(
     "pair_observation",
