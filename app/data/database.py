@@ -26,6 +26,7 @@ import asyncpg
 import orjson
 import sqlalchemy.exc
 from sqlalchemy import ClauseElement, Dialect, Executable, event
+from sqlalchemy.dialects.postgresql.asyncpg import AsyncAdapt_asyncpg_dbapi
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import PoolProxiedConnection
 from sqlalchemy.sql.compiler import SQLCompiler
@@ -56,6 +57,7 @@ SERVER_KEEPALIVE = {
     "tcp_keepalives_interval": str(KEEPALIVE_INTERVAL_S),
     "tcp_keepalives_count": str(KEEPALIVE_COUNT),
 }
+AsyncpgDBAPIError = AsyncAdapt_asyncpg_dbapi.Error  # what SQLAlchemy makes of asyncpg's errors as a connection opens
 SQL_LOG = logging.getLogger("isnad_graphql.sql")  # every statement at DEBUG, its record's `arguments` too
 
 
@@ -120,7 +122,7 @@ def _is_upstream(error: BaseException) -> bool:
     if isinstance(error, sqlalchemy.exc.DBAPIError):
         sqlstate = getattr(error.orig, "sqlstate", None) or ""
         return error.connection_invalidated or sqlstate[:2] in UPSTREAM_SQLSTATE_CLASSES or not sqlstate
-    if isinstance(error, asyncpg.PostgresError):
+    if isinstance(error, asyncpg.PostgresError | AsyncpgDBAPIError):  # the second: refused as it connects
         sqlstate = error.sqlstate or ""
         return sqlstate[:2] in UPSTREAM_SQLSTATE_CLASSES
     return isinstance(
