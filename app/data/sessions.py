@@ -15,7 +15,8 @@ from typing import Any
 
 from app.settings import Settings
 
-NAME_WORD_SIMILARITY = 0.6  # pg_trgm word_similarity of a query within a name form (the `<%` pre-filter)
+NAME_WORD_SIMILARITY = 0.75  # pg_trgm word_similarity of a query within a name form (the `<%` pre-filter;
+# docs/performance.md says why 0.75: at 0.6 every «عبد الله بن ...» passed for «عبد الله بن نمير»)
 
 
 def session_settings(settings: Settings) -> dict[str, str]:

@@ -141,7 +141,7 @@ def test_serve_refuses_to_start_when_the_role_lacks_the_settings(bouncer: Bounce
             "  default_transaction_read_only is off, needs on",
             "  statement_timeout is 0, needs 5s",
             '  search_path is "$user", public, needs isnad, public',
-            "  pg_trgm.word_similarity_threshold is unset, needs 0.6",
+            "  pg_trgm.word_similarity_threshold is unset, needs 0.75",
             "  synchronize_seqscans is on, needs off",
             "  max_parallel_workers_per_gather is 2, needs 0",
             "Set each on the role in that database (docs/production.md, PgBouncer in transaction mode), then start"
@@ -149,7 +149,7 @@ def test_serve_refuses_to_start_when_the_role_lacks_the_settings(bouncer: Bounce
             "  default_transaction_read_only = 'on'",
             "  statement_timeout = '5000'",
             "  search_path = isnad, public",
-            "  pg_trgm.word_similarity_threshold = '0.6'",
+            "  pg_trgm.word_similarity_threshold = '0.75'",
             "  synchronize_seqscans = 'off'",
             "  max_parallel_workers_per_gather = '0'",
             "",
