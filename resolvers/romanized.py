@@ -1,4 +1,4 @@
-"""search_hadith for a query in Latin letters that reads as Arabic (app/transliteration.py).
+"""search_hadith for a query in Latin letters that reads as Arabic (app/text/transliteration.py).
 
 A query may be Arabic when none of its words is spelled with letters Arabic transliteration never uses
 and at most MAX_FUNCTION_SHARE of them are French or English function words; then the candidate
@@ -6,8 +6,9 @@ spellings of every word are looked up in the Arabic vocabulary (one statement): 
 It reads as Arabic when at least MIN_KNOWN_SHARE of its other words have a spelling the corpus holds.
 Each word's spellings are ranked by likelihood (the log of how many texts hold it, LENGTH_WEIGHT per
 letter, less COST_WEIGHT per unlikely letter); the likeliest make the phrase of the exact and fulltext
-tiers, and the READINGS likeliest each count as the word itself in the fuzzy tier, so that the corpus
-chooses among them; the three tiers run as one statement. Every hit is a `transliteration` hit, an
+tiers, and the READINGS likeliest each count as the word itself in the fuzzy tier, and stand for the word
+in its «phrase but for one word» query, so that the corpus chooses among them; the three tiers run as one
+statement. Every hit is a `transliteration` hit, an
 inference; its score keeps the order of the tiers: (2 + s) / 3 for an exact hit of score s, (1 + s) / 3
 fulltext, s / 3 fuzzy.
 """
