@@ -147,8 +147,8 @@ def _credit_params(words: Sequence[FuzzyWord]) -> dict[str, list[Any]]:
 def _skipping_one(in_order: Sequence[str], readings: dict[str, str]) -> list[str]:
     """A tsquery text that finds the texts holding the phrase but for one of its words, whatever stands in
     that word's place (a word misheard, one letter off, or short): `in_order` with each word left out in
-    turn, the others at their distances (none under SKIPPING_ONE_WORDS words); a word that has readings (a
-    transliteration's) stands as any of them, so that the texts choose among them."""
+    turn, the others at their distances (none under SKIPPING_ONE_WORDS words); a word of `readings` (a
+    transliteration's) stands as any of them (a tsquery text), so that the texts choose among them."""
     if len(in_order) < SKIPPING_ONE_WORDS:
         return []
     phrases = []
@@ -176,7 +176,9 @@ def _fuzzy_params(words: Sequence[FuzzyWord], in_order: Sequence[str]) -> tuple[
     groups = _candidate_groups(known, needed) if known and len(known) >= needed else []
     if not groups:
         return 0, {}
-    readings = {word.terms[0]: _any_of(word.terms) for word in known if word.readings}
+    # A transliterated word whose likeliest reading few texts hold stands as any of its readings; a common one
+    # is likely the word, and its readings would make every text of common words a candidate to read.
+    readings = {word.terms[0]: _any_of(word.terms) for word in known if word.readings and word.terms[0] in word.rare}
     groups = _skipping_one(in_order, readings) + groups
     return len(groups), {
         **{f"group_{i}": group for i, group in enumerate(groups)},
