@@ -151,7 +151,8 @@ def latin_signs(query: str) -> LatinSigns:
     return LatinSigns(spelled, function / max(len(words), 1))
 
 
-Ranked = dict[str, tuple[int, int]]  # spelling -> (cost, rank): the rank orders spellings of equal cost
+RANKS = 256  # a spelling's key is cost * RANKS + rank: the rank (under RANKS) orders spellings of equal cost
+Ranked = dict[str, int]  # spelling -> key
 
 
 @lru_cache(maxsize=1 << 12)
@@ -163,8 +164,8 @@ def _spellings(stem: str) -> tuple[tuple[str, int], ...]:
     if len(stem) > MAX_WORD_LETTERS:
         return ()
     ranked = _ranked(_DOUBLED.sub(r"\1", _BEFORE_DOUBLED.sub(r"\1_", stem.replace("ou", "u"))))
-    kept = heapq.nsmallest(BEAM, ranked.items(), key=lambda item: (*item[1], item[0]))
-    return tuple((form, cost) for form, (cost, _) in kept)
+    kept = heapq.nsmallest(BEAM, ((key, form) for form, key in ranked.items()))
+    return tuple((form, key // RANKS) for key, form in kept)
 
 
 def _ranked(stem: str) -> Ranked:
@@ -173,8 +174,8 @@ def _ranked(stem: str) -> Ranked:
     («ra'aytumuhuma»: رأيتمو + هما), so that a long verb form keeps its spelling within the beam."""
     ranked = _letters(stem)
     if (suffix := _PRONOUN.search(stem)) is not None and suffix.start() >= 3:
-        for form, said in _letters(stem[: suffix.start()]).items():
-            ranked[form + _PRONOUNS[suffix.group()]] = min(said, ranked.get(form + _PRONOUNS[suffix.group()], said))
+        for form, key in _letters(stem[: suffix.start()]).items():
+            ranked[form + _PRONOUNS[suffix.group()]] = min(key, ranked.get(form + _PRONOUNS[suffix.group()], key))
     return ranked
 
 
@@ -185,23 +186,27 @@ def _letters(stem: str) -> Ranked:
         if (found := pattern.search(stem)) is not None and found.start() >= 2:
             ending, endings = stem[: found.start()], options
             break
-    beam: list[tuple[int, int, str]] = [(0, 0, "")]
+    beam: list[tuple[int, str]] = [(0, "")]
     position = 0
     while position < len(ending):
         size, options = _options(ending, position)
-        grown: dict[str, tuple[int, int]] = {}
-        for cost, rank, text in beam:
-            for order, (letter, extra) in enumerate(options):
-                grown[text + letter] = min((cost + extra, rank + order), grown.get(text + letter, (99, 0)))
-        beam = heapq.nsmallest(BEAM, ((cost, rank, text) for text, (cost, rank) in grown.items()))
+        grown: Ranked = {}
+        for key, text in beam:
+            for letter, step in _steps(options):
+                grown[text + letter] = min(key + step, grown.get(text + letter, key + step))
+        beam = heapq.nsmallest(BEAM, ((key, text) for text, key in grown.items()))
         position += size
     best: Ranked = {}
-    for cost, rank, text in beam:
-        for order, (letter, extra) in enumerate(endings):
-            form = arabic.normalize(text + letter)
-            if form:
-                best[form] = min((cost + extra, rank + order), best.get(form, (99, 0)))
+    for key, text in beam:
+        for letter, step in _steps(endings):
+            if form := arabic.normalize(text + letter):
+                best[form] = min(key + step, best.get(form, key + step))
     return best
+
+
+def _steps(options: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """Each reading of a letter with what it adds to a spelling's key: its cost, and its order as the rank."""
+    return [(letter, cost * RANKS + order) for order, (letter, cost) in enumerate(options)]
 
 
 def _options(stem: str, position: int) -> tuple[int, list[tuple[str, int]]]:
