@@ -17,8 +17,8 @@ the vocabulary chooses: the article's lam and the word's written once or twice (
 letter as the next word's article or its own («innamal a'malu», «al-halal bayyin»). Only the BEAM cheapest
 candidates of a word are kept, among equal costs those that read each letter its likeliest way (the order
 of its readings); the search keeps those the corpus's vocabulary holds (resolvers/romanized.py), so that
-only real words survive. A query of more than MAX_LETTERS
-letters is not read (the reading's time grows with its letters), nor a word of more than MAX_WORD_LETTERS.
+only real words survive. A query of more than MAX_LETTERS letters is not read (the reading's time grows
+with its letters), nor a word of more than MAX_WORD_LETTERS.
 
 `latin_signs` counts the words that show a query is French or English rather than Arabic: letters
 Arabic transliteration never uses (p, v, x, c outside ch), French accents (é è ê ç), and the function
