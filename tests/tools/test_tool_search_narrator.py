@@ -36,11 +36,11 @@ async def test_abu_hurairah_is_the_whole_expected_answer(client: httpx.AsyncClie
                     "score": 1.0,
                     "evidence_status": "inference",
                     "provenance": [
-                        provenance(13, "narrator", "muslimscholars-derived", source_key="scholar_indx=13"),
+                        provenance(13, "narrator", "muslimscholars", source_key="scholar_indx=13"),
                         provenance(
                             13,
                             "narrator",
-                            "muslimscholars-derived",
+                            "muslimscholars",
                             source_key="scholar_indx=13",
                             locator="name form: Abu Hurairah",
                         ),
