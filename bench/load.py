@@ -34,28 +34,32 @@ import argparse
 import asyncio
 import json
 import os
-import statistics
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
 
 import asyncpg
-import httpx
 import orjson
-from rich import box
 from rich.console import Console
-from rich.table import Table
 
 from app.data.embedded import database_url
 from app.settings import Settings, load_settings
 from bench.api_args import Variables, pick_arguments, pick_hadith_with_chains
+from bench.load_answers import (
+    Configuration,
+    Normalize,
+    check_answers,
+    check_same,
+    get_hadith,
+    get_hadith_chains,
+    postgraphile,
+    web,
+)
+from bench.load_report import machine, table
 from bench.servers import (
-    JSON_HEADERS,
     ROOT,
     Server,
     api_command,
@@ -66,7 +70,7 @@ from bench.servers import (
     stop_servers_on_sigterm,
     wait_ready,
 )
-from bench.wrk import Load, Run, installed, parse_wrk, run_wrk
+from bench.wrk import Load, installed, parse_wrk, run_wrk
 from schema.contract import TOOLS
 
 SEED = 20261130  # bench/api_bench.py's: its 200 get_hadith ids are the first 200 of ours
@@ -85,119 +89,7 @@ POSTGRAPHILE_QUERY = (
     "narratorByNarratorId { canonicalDisplay } } } } } } }"
 )
 
-Json = Any
-Normalize = Callable[[Json], Json]  # a response's JSON -> the common structure (the parts it carries)
-
-
-# -- the common structure ---------------------------------------------------------------------------
-# {"hadith_id", "canonical_reference", "collection": {"code", "name"},
-#  "chains": [{"chain_number", "nodes": [{"position", "narrator_id", "narrator": display | None}]}]}
-
-
-def _web(response: Json) -> Json:
-    """The floor's and the web document's answer (the same shape)."""
-    hadith = response["data"]["get_hadith"]
-    chains = [
-        {
-            "chain_number": chain["chain_number"],
-            "nodes": [
-                {
-                    "position": node["position"],
-                    "narrator_id": node["narrator_id"],
-                    "narrator": node["narrator"]["canonical_display"] if node["narrator"] else None,
-                }
-                for node in chain["nodes"]
-            ],
-        }
-        for chain in hadith["chains"]["chains"]
-    ]
-    collection = hadith["collection"]
-    return {
-        "hadith_id": hadith["hadith_id"],
-        "canonical_reference": hadith["canonical_reference"],
-        "collection": {"code": collection["code"], "name": collection["name"]},
-        "chains": chains,
-    }
-
-
-def _get_hadith(response: Json) -> Json:
-    hadith = response["data"]["get_hadith"]
-    collection = hadith["collection"]
-    return {
-        "hadith_id": hadith["hadith_id"],
-        "canonical_reference": hadith["canonical_reference"],
-        "collection": {"code": collection["code"], "name": collection["name"]},
-    }
-
-
-def _get_hadith_chains(response: Json) -> Json:
-    answer = response["data"]["get_hadith_chains"]
-    chains = [
-        {
-            "chain_number": chain["chain_number"],
-            "nodes": [{"position": node["position"], "narrator_id": node["narrator_id"]} for node in chain["nodes"]],
-        }
-        for chain in answer["chains"]
-    ]
-    return {"hadith_id": answer["hadith_id"], "chains": chains}
-
-
-def _postgraphile(response: Json) -> Json:
-    hadith = response["data"]["hadithByHadithId"]
-    chains = [
-        {
-            "chain_number": chain["chainNumber"],
-            "nodes": [
-                {
-                    "position": node["position"],
-                    "narrator_id": node["narratorId"],
-                    "narrator": node["narratorByNarratorId"]["canonicalDisplay"]
-                    if node["narratorByNarratorId"]
-                    else None,
-                }
-                for node in chain["chainNodesByChainId"]["nodes"]
-            ],
-        }
-        for chain in hadith["chainsByHadithId"]["nodes"]
-    ]
-    collection = hadith["collectionByCollectionId"]
-    return {
-        "hadith_id": hadith["hadithId"],
-        "canonical_reference": hadith["canonicalReference"],
-        "collection": {"code": collection["code"], "name": collection["nameEn"]},
-        "chains": chains,
-    }
-
-
-def project(reference: Json, like: Json) -> Json:
-    """`reference` cut down to the keys of `like` (lists element by element, when their lengths agree)."""
-    if isinstance(like, dict) and isinstance(reference, dict):
-        return {key: project(reference.get(key), value) for key, value in like.items()}
-    if isinstance(like, list) and isinstance(reference, list) and len(like) == len(reference):
-        return [project(ref, item) for ref, item in zip(reference, like, strict=True)]
-    return reference
-
-
 # -- configurations ---------------------------------------------------------------------------------
-
-Role = Literal["floor", "PostGraphile", "API"]
-
-
-@dataclass
-class Configuration:
-    name: str
-    role: Role
-    server: Server
-    bodies: list[bytes]  # POST bodies: one per hadith id, or per argument set
-    normalize: Normalize | None  # None: no equivalent of the anchor request (checked for errors only)
-    runs: list[Run] = field(default_factory=list)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.port}/graphql"
-
-    def median(self, read: Callable[[Run], float]) -> float:
-        return statistics.median(read(run) for run in self.runs)
 
 
 @dataclass(frozen=True)
@@ -209,8 +101,8 @@ class Draw:
 
 # the tools asked with the hadith ids, and what they carry of the anchor request
 ON_HADITH_IDS: dict[str, tuple[Callable[[int], Variables], Normalize]] = {
-    "get_hadith": (lambda h: {"hadith_id": h}, _get_hadith),
-    "get_hadith_chains": (lambda h: {"hadith_id": h, "limit": CHAIN_LIMIT}, _get_hadith_chains),
+    "get_hadith": (lambda h: {"hadith_id": h}, get_hadith),
+    "get_hadith_chains": (lambda h: {"hadith_id": h, "limit": CHAIN_LIMIT}, get_hadith_chains),
 }
 
 
@@ -263,61 +155,16 @@ def configurations(floor: Server, api: Server, peer: Server | None, draw: Draw) 
             "floor",
             floor,
             [orjson.dumps({"id": h}) for h in draw.ids],
-            _web,
+            web,
         )
     ]
     if peer is not None:
         bodies = [orjson.dumps({"query": POSTGRAPHILE_QUERY, "variables": {"id": h}}) for h in draw.ids]
-        found.append(Configuration("PostGraphile 4 (equivalent query)", "PostGraphile", peer, bodies, _postgraphile))
-    web = [orjson.dumps({"query": WEB_DOCUMENT, "variables": {"id": h}}) for h in draw.ids]
-    found.append(Configuration("API web document (free, nested)", "API", api, web, _web))
+        found.append(Configuration("PostGraphile 4 (equivalent query)", "PostGraphile", peer, bodies, postgraphile))
+    documents = [orjson.dumps({"query": WEB_DOCUMENT, "variables": {"id": h}}) for h in draw.ids]
+    found.append(Configuration("API web document (free, nested)", "API", api, documents, web))
     document_ids = persisted_ids()
     return found + [tool_configuration(api, tool, document_ids[tool], draw) for tool in TOOLS]
-
-
-# -- checks -----------------------------------------------------------------------------------------
-
-
-def answer(client: httpx.Client, config: Configuration, number: int) -> Json:
-    """The JSON answer to the configuration's body `number`; exits unless it is 200 with data and no errors."""
-    body = config.bodies[number]
-    response = client.post(config.url, content=body, headers=JSON_HEADERS)
-    payload = response.json() if response.status_code == 200 else None
-    if not isinstance(payload, dict) or payload.get("errors") or not payload.get("data"):
-        raise SystemExit(f"{config.name}, {body.decode()}: {response.status_code} {response.text[:500]}")
-    return payload
-
-
-def normalized(config: Configuration, normalize: Normalize, payload: Json, number: int) -> Json:
-    try:
-        return normalize(payload)
-    except (KeyError, TypeError) as missing:
-        raise SystemExit(f"{config.name}, {config.bodies[number].decode()}: no {missing} in {payload}") from None
-
-
-def check_same(configs: Sequence[Configuration], count: int) -> None:
-    """Every configuration with an equivalent answers its first `count` bodies (one per hadith id) with
-    the floor's data, on the parts it carries; else exit."""
-    (floor, reference_of), *others = [(config, config.normalize) for config in configs if config.normalize]
-    with httpx.Client(timeout=30.0) as client:
-        for number in range(count):
-            reference = normalized(floor, reference_of, answer(client, floor, number), number)
-            for config, normalize in others:
-                got = normalized(config, normalize, answer(client, config, number), number)
-                if project(reference, got) != got:
-                    raise SystemExit(
-                        f"{config.name} differs from the floor for {floor.bodies[number].decode()}:\n"
-                        f"  floor: {project(reference, got)}\n  {config.name}: {got}"
-                    )
-
-
-def check_answers(configs: Sequence[Configuration]) -> None:
-    """Every body of the configurations without an equivalent is answered 200 without errors; else exit."""
-    with httpx.Client(timeout=30.0) as client:
-        for config in configs:
-            if config.normalize is None:
-                for number in range(len(config.bodies)):
-                    answer(client, config, number)
 
 
 # -- the load ---------------------------------------------------------------------------------------
@@ -346,67 +193,6 @@ def measure(
             run.rss = config.server.rss_bytes()
             config.runs.append(run)
             console.print(f"{run.rate:,.0f} req/s, p50 {run.p50_ms:.1f} ms, p99 {run.p99_ms:.1f} ms")
-
-
-# -- the report -------------------------------------------------------------------------------------
-
-
-def cpu_model() -> str:
-    lines = Path("/proc/cpuinfo").read_text().splitlines() if Path("/proc/cpuinfo").exists() else []
-    models = [line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")]
-    return models[0] if models else "unknown CPU"
-
-
-def machine() -> str:
-    """The time (UTC), the CPUs and their model: the first words of every benchmark's header."""
-    return (
-        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC; {os.cpu_count()} CPUs (nproc {len(os.sched_getaffinity(0))}), "
-        f"{cpu_model()}"
-    )
-
-
-def ratio(value: float, base: float | None) -> str:
-    return f"{value / base:.2f}" if base else "n/a"
-
-
-def median_rate(configs: Sequence[Configuration], role: Role) -> float | None:
-    found = [config for config in configs if config.role == role]
-    return found[0].median(lambda run: run.rate) if found else None
-
-
-def statements_per_request(config: Configuration) -> str:
-    """The mean of what the server reported (server-timing); blank for a server that reports nothing."""
-    timed = sum(run.timed for run in config.runs)
-    return f"{sum(run.statements for run in config.runs) / timed:.1f}" if timed else ""
-
-
-def row(config: Configuration, floor_rate: float | None, peer_rate: float | None) -> list[str]:
-    rate = config.median(lambda run: run.rate)
-    return [
-        config.name,
-        f"{rate:,.0f}",
-        " / ".join(f"{run.rate:,.0f}" for run in config.runs),
-        f"{config.median(lambda run: run.p50_ms):.1f}",
-        f"{config.median(lambda run: run.p99_ms):.1f}",
-        statements_per_request(config),
-        f"{max(run.rss for run in config.runs) / 2**20:.0f}",
-        f"{sum(run.bytes_read for run in config.runs) / sum(run.requests for run in config.runs) / 1024:.1f}",
-        ratio(rate, floor_rate),
-        ratio(rate, peer_rate),
-        str(sum(run.bad for run in config.runs)),
-    ]
-
-
-def table(configs: Sequence[Configuration]) -> Table:
-    floor_rate, peer_rate = median_rate(configs, "floor"), median_rate(configs, "PostGraphile")
-    grid = Table(box=box.MARKDOWN)
-    grid.add_column("configuration")
-    headers = ("req/s", "rounds", "p50 ms", "p99 ms", "SQL/req", "RSS MiB", "KiB/resp", "/ floor", "/ PostGraphile")
-    for header_text in (*headers, "bad"):
-        grid.add_column(header_text, justify="right")
-    for config in configs:
-        grid.add_row(*row(config, floor_rate, peer_rate))
-    return grid
 
 
 # -- the run ----------------------------------------------------------------------------------------

@@ -42,8 +42,10 @@ from rich.console import Console
 
 from app.data.embedded import database_url
 from app.settings import Settings, load_settings
-from bench.load import SEED, Configuration, Draw, answer, configurations, draw, machine
+from bench.load import SEED, Draw, configurations, draw
 from bench.load import parse_options as load_defaults
+from bench.load_answers import Configuration, answer
+from bench.load_report import machine
 from bench.servers import Server, running_api, stop_servers_on_sigterm
 from bench.wrk import Load, Run, installed, parse_wrk, run_wrk
 

@@ -143,6 +143,19 @@ class ImportContext:
         """(first line, row) for each CSV record; a damaged record is skipped (see `ingest.csv_records`), and
         one that swallowed lines costs each of them, reported with its span, so that the 1 % rule counts them
         all."""
+        for first, row in self._csv_records(path, purpose, source_id, derived):
+            if row is not None:
+                yield first, row
+
+    def csv_in_order(self, path: str, purpose: str, source_id: str) -> list[dict[str, str] | None]:
+        """The rows of a CSV file of one line per record that another file names by position (the n-th row),
+        in file order: None for each line of a damaged record, skipped and reported as `csv` does, so that the
+        rows after it keep their positions."""
+        return [row for _, row in self._csv_records(path, purpose, source_id)]
+
+    def _csv_records(
+        self, path: str, purpose: str, source_id: str, derived: bool = False
+    ) -> Iterator[tuple[int, dict[str, str] | None]]:
         read = read_records(self._text(path, purpose, source_id, derived), path)
         if read is None:
             raise MissingInput(path, purpose, "is empty")
@@ -153,6 +166,7 @@ class ImportContext:
             ledger.rows_read += max(len(faults), 1)
             for line, reason in faults:
                 self.skip(path, line, reason)
+                yield line, None
             if not faults:
                 yield record.first, CsvRow(ledger, header, record.fields)
         self._close(path)

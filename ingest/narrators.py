@@ -1,7 +1,8 @@
 """Narrators from the muslimscholars dataset: narrator, its dataset name variants and legacy fields, and
 the teacher -> student relations of the dataset's student lists.
 
-One narrator row per `scholar_indx` of `narrators_reconstructed.csv.gz`. `name_ar` loses the honorific
+One narrator row per `scholar_indx` of the narrator index, with its row of all_rawis.csv (ingest.narrator_table,
+which computes the table from the upstream copies). `name_ar` loses the honorific
 formulas (رضي الله عنه, صلى الله عليه وسلم, عليه السلام, including the dataset's truncated and Urdu
 spellings); `generation` is the number in the bracket of the dataset's class label ('[3rd Generation]').
 
@@ -27,12 +28,13 @@ from typing import Any
 from app.text.arabic import normalize
 from app.text.latin import fold
 from ingest.context import ImportContext, Row
+from ingest.narrator_table import NarratorSource, narrator_sources
 from ingest.verdicts import own_text
 
 log = logging.getLogger(__name__)
 
-NARRATORS_FILE = "narrators/kaggle_muslimscholars/narrators_reconstructed.csv.gz"
 STUDENT_LISTS_FILE = "narrators/kaggle_muslimscholars/all_rawis_students_edges.csv.gz"
+SOURCE = "muslimscholars"  # the dataset whose all_rawis.csv gives each narrator (scholar_indx, names, dates)
 
 NameKey = tuple[str, ...]
 NAME_KEY_TOKENS = 3
@@ -190,10 +192,10 @@ def hijri_year(value: str) -> int | None:
     return year or None
 
 
-def birth_year(record: dict[str, str]) -> int | None:
+def birth_year(source: NarratorSource) -> int | None:
     """The birth year when it reads as a year after the hijra (see the module docstring)."""
-    born, died = hijri_year(record["birth_date_hijri"]), hijri_year(record["death_date_hijri"])
-    if born is None or record["grade"].startswith(_UNSIGNED_BIRTH_CLASSES):
+    born, died = hijri_year(source.birth), hijri_year(source.death)
+    if born is None or source.label.startswith(_UNSIGNED_BIRTH_CLASSES):
         return None
     return None if died is not None and born > died else born
 
@@ -223,21 +225,21 @@ def number_relations(ctx: ImportContext) -> None:
     ctx.tables["transmission_relation"] = rows
 
 
-def _narrator_row(narrator_id: int, record: dict[str, str]) -> Row:
+def _narrator_row(source: NarratorSource) -> Row:
     return {
-        "narrator_id": narrator_id,
-        "name_ar": clean_name_ar(record["name_ar"]),
-        "name_latin": record["name_en"] or None,
-        "canonical_display": record["name_en"] or None,
+        "narrator_id": source.scholar_indx,
+        "name_ar": clean_name_ar(source.name_ar),
+        "name_latin": source.name_latin or None,
+        "canonical_display": source.name_latin or None,
         "name_fr": None,
-        "generation": generation(record["grade"]),
+        "generation": generation(source.label),
         "grade_tier": None,
         "region": None,
-        "birth_year_hijri": birth_year(record),
-        "death_year_hijri": hijri_year(record["death_date_hijri"]),
+        "birth_year_hijri": birth_year(source),
+        "death_year_hijri": hijri_year(source.death),
         "chain_node_count": 0,
-        "source_id": "muslimscholars-derived",
-        "source_key": f"scholar_indx={narrator_id}",
+        "source_id": SOURCE,
+        "source_key": f"scholar_indx={source.scholar_indx}",
     }
 
 
@@ -248,7 +250,7 @@ def _variant(narrator_id: int, form: str, script: str, normalized: str) -> Row:
         "form_normalized": normalized,
         "script": script,
         "kind": "dataset_name",
-        "source_id": "muslimscholars-derived",
+        "source_id": SOURCE,
         "source_key": f"scholar_indx={narrator_id}",
     }
 
@@ -263,20 +265,20 @@ def _dataset_variants(row: Row) -> list[Row]:
     return [variant for variant in variants if variant["form_normalized"]]
 
 
-def _legacy_fields(narrator_id: int, record: dict[str, str]) -> list[Row]:
+def _legacy_fields(source: NarratorSource) -> list[Row]:
     given = (
-        ("generation_label", record["grade"], "muslimscholars"),
-        ("birth_date_hijri", record["birth_date_hijri"], "muslimscholars"),
-        ("death_date_hijri", record["death_date_hijri"], "muslimscholars"),
-        ("reliability_grade", record["reliability_grade_derived"], "takhrij-backend"),
+        ("generation_label", source.label, "muslimscholars"),
+        ("birth_date_hijri", source.birth, "muslimscholars"),
+        ("death_date_hijri", source.death, "muslimscholars"),
+        ("reliability_grade", source.reliability, "takhrij-backend"),
     )
     return [
         {
-            "narrator_id": narrator_id,
+            "narrator_id": source.scholar_indx,
             "field": field,
             "value": value.strip(),
             "source_id": source_id,
-            "source_key": f"scholar_indx={narrator_id}",
+            "source_key": f"scholar_indx={source.scholar_indx}",
         }
         for field, value, source_id in given
         if value.strip() and value.strip() != NOT_A_GRADE
@@ -284,16 +286,12 @@ def _legacy_fields(narrator_id: int, record: dict[str, str]) -> list[Row]:
 
 
 def _add_narrators(ctx: ImportContext) -> None:
-    records = ctx.csv(NARRATORS_FILE, "narrators, names, dates", "muslimscholars-derived", derived=True)
-    for line, record in records:
-        if not record["scholar_indx"].isdigit():
-            ctx.skip(NARRATORS_FILE, line, f"scholar_indx {record['scholar_indx']!r} is not a number")
-            continue
-        row = _narrator_row(int(record["scholar_indx"]), record)
+    for source in narrator_sources(ctx):
+        row = _narrator_row(source)
         ctx.add("narrator", row)
         for variant in _dataset_variants(row):
             ctx.add("narrator_name_variant", variant)
-        for legacy in _legacy_fields(row["narrator_id"], record):
+        for legacy in _legacy_fields(source):
             ctx.add("narrator_legacy_field", legacy)
     dedupe_table(ctx, "narrator", ("narrator_id",))
     dedupe_table(ctx, "narrator_name_variant", ("narrator_id", "form", "source_id"))
@@ -318,13 +316,17 @@ def _relation(teacher: int, student: int) -> Row:
     }
 
 
+def _not_a_number(teacher: str) -> str:
+    return "a student id is not a number" if teacher.isdigit() else f"teacher id {teacher!r} is not a number"
+
+
 def _add_student_lists(ctx: ImportContext) -> None:
     known = {row["narrator_id"] for row in ctx.tables["narrator"]}
     gaps = {"unknown id": 0, "self-loop": 0}
     for line, record in ctx.csv(STUDENT_LISTS_FILE, "teacher -> student relations", "muslimscholars"):
         students = _student_ids(record["target"])
         if not record["source"].isdigit() or students is None:
-            ctx.skip(STUDENT_LISTS_FILE, line, "teacher or student id is not a number")
+            ctx.skip(STUDENT_LISTS_FILE, line, _not_a_number(record["source"]))
             continue
         teacher = int(record["source"])
         for student in students:

@@ -82,7 +82,7 @@ SOURCES: tuple[Source, ...] = (
     ),
     Source(
         "muslimscholars-derived",
-        "Narrators, chain alignment and located mentions reconstructed from the Kaggle dataset (data scout)",
+        "Chain alignment and located mentions reconstructed from the Kaggle dataset (data scout)",
         "dataset",
         None,
         None,

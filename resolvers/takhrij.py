@@ -1,5 +1,6 @@
 """Hadith.parallels and Hadith.isnad_tree: a hadith's parallels (the hadith whose matn is the same report), and
-for the tree their chains and its own (schema/hadith.py merges them, resolvers/tree_graph.py says how)."""
+for the tree their chains and its own (schema/hadith.py merges them, schema/takhrij.py maps the parts,
+resolvers/tree_graph.py says how)."""
 
 from strawberry.dataloader import DataLoader
 

@@ -1,7 +1,6 @@
 """A hadith, its chains and their nodes, and the narrator summary that navigation reaches: the types that
 point at each other, together, each mapping its record (`from_record`)."""
 
-from enum import Enum
 from typing import Annotated, Self
 
 import strawberry
@@ -13,13 +12,10 @@ from app.data.records import (
     CollectionRecord,
     HadithChainsRecord,
     HadithRecord,
-    MatnRecord,
     NarratorRecord,
     NodeRecord,
-    ParallelRecord,
     TakhrijRecord,
 )
-from app.limits import WORDING_DIFFERENCES_MAX
 from resolvers.get_hadith_chains import chains_of_hadith
 from resolvers.hadith_grades import grades_of_hadith
 from resolvers.narrator_summary import hadiths_of_narrator, load_narrator_summary
@@ -28,14 +24,25 @@ from resolvers.reading_collections import book_of_collection, books_of_collectio
 from resolvers.reading_common import NumberedPage
 from resolvers.reading_hadith import hadith_of_collection, neighbour
 from resolvers.takhrij import isnad_tree_of_hadith, parallels_of_hadith
-from resolvers.tree_graph import MIN_CHAINS, Graph, GraphEdge, GraphNode, merge
-from resolvers.wording import differences
+from resolvers.tree_graph import GraphNode, merge
+from schema.chain_status import ChainCheck, ChainCheckCode, ResolutionStatus, chain_evidence
 from schema.common import EvidenceStatus, ObjectType, Provenance, Sources
 from schema.grade import GradeList
 from schema.info import Info, sources
 from schema.reading import CollectionSource, HadithLimit, ListLimit, Number, Page, PageNumber, page_of
-
-DATASET = "dataset"  # the origin of a chain the cited dataset lists (the importer reads the others from the text)
+from schema.takhrij import (
+    Madar,
+    ParallelList,
+    TreeChain,
+    TreeEdge,
+    TreeVersion,
+    madar_note,
+    matn_provenance,
+    tree_chain,
+    tree_edge,
+    tree_madar,
+    tree_versions,
+)
 
 
 @strawberry.type(description="A collection of hadith (Sahih al-Bukhari, Sahih Muslim ...).")
@@ -292,26 +299,6 @@ class HadithList:
     truncated: bool = strawberry.field(description="True when more exist than returned.")
 
 
-@strawberry.enum(description="What the evidence says of a chain node's narrator.")
-class ResolutionStatus(Enum):
-    confirmed = strawberry.enum_value(
-        "confirmed",
-        description="The text's own mention at this place names the narrator (one of his name forms) and no "
-        "homonym, or homonyms too and the teacher/student lists single him out by his neighbours in the chain.",
-    )
-    probable = strawberry.enum_value(
-        "probable",
-        description="One candidate, from weaker evidence (a relational mention such as «أبيه», an id whose "
-        "mention in the text is not his name, or a name his homonyms bear too with nothing to single him out).",
-    )
-    ambiguous = strawberry.enum_value(
-        "ambiguous",
-        description="Several candidates (a homonym's name, the lists pointing at another homonym than the "
-        "dataset's); no narrator id is given.",
-    )
-    unresolved = strawberry.enum_value("unresolved", description="No candidate; no narrator id is given.")
-
-
 @strawberry.type(description="One narrator's place in a chain.")
 class ChainNode:
     position: int = strawberry.field(description="1 = the compiler's end of the chain.")
@@ -345,40 +332,6 @@ class ChainNode:
             node_id=node.node_id,
             method=node.method,
         )
-
-
-@strawberry.enum(description="An integrity check of a dataset chain read against its written isnad.")
-class ChainCheckCode(Enum):
-    repeated_narrator = strawberry.enum_value("repeated_narrator", description="One narrator at two positions.")
-    order_against_text = strawberry.enum_value(
-        "order_against_text", description="The text names a node's narrator only out of the chain's order."
-    )
-    narrator_missing = strawberry.enum_value(
-        "narrator_missing", description="Between two nodes the text names a narrator the chain leaves out."
-    )
-    tahwil_flattened = strawberry.enum_value(
-        "tahwil_flattened", description="Two consecutive nodes stand either side of a change of chain («ح»)."
-    )
-    co_narrators_flattened = strawberry.enum_value(
-        "co_narrators_flattened", description="Two consecutive nodes are co-narrators under one term in the text."
-    )
-    no_companion_at_top = strawberry.enum_value(
-        "no_companion_at_top", description="The chain stops below the Companions for a report of the Prophet."
-    )
-    impossible_meeting = strawberry.enum_value(
-        "impossible_meeting", description="By the dataset's years, a teacher and his student could not have met."
-    )
-    homonym_contradicted = strawberry.enum_value(
-        "homonym_contradicted",
-        description="A node's mention names homonyms too, and the teacher/student lists point at one of them, "
-        "not at the dataset's narrator.",
-    )
-
-
-@strawberry.type(description="An integrity check a chain fails.")
-class ChainCheck:
-    code: ChainCheckCode = strawberry.field(description="The check.")
-    reason: str = strawberry.field(description="What failed it, in a short sentence (positions, names, years).")
 
 
 @strawberry.type(description="A chain of transmission observed for a hadith.")
@@ -437,76 +390,6 @@ class HadithChains:
         )
 
 
-# takhrij: a hadith's parallels and their chains drawn as one isnad tree ---------------------------------------
-
-METHOD = "matn_content_word_containment"  # ingest/parallels.py
-NO_MATN = "This hadith has no matn split from its isnad in the sources read: its parallels are not computed."
-MADAR_METHOD = "narrator_id_in_every_chain_or_unidentified_node+nearest_to_compilers"
-NO_CONVERGENCE = "Fewer than two chains: no convergence to read."
-NO_COMMON = "No narrator identified by the evidence stands in two chains and may stand in every other."
-
-
-def matn_provenance(sources: Sources, hadith_id: int, matn: MatnRecord | None) -> list[Provenance]:
-    if matn is None:
-        return []
-    return [Provenance.of(sources, hadith_id, ObjectType.hadith, matn.source_id, source_key=matn.source_key)]
-
-
-def chain_evidence(chain: ChainRecord) -> EvidenceStatus:
-    """As get_hadith_chains: a dataset chain that passes every integrity check is a fact, any other chain not."""
-    is_fact = chain.origin == DATASET and not chain.checks
-    return EvidenceStatus.fact if is_fact else EvidenceStatus.insufficient_evidence
-
-
-@strawberry.type(description="A hadith whose matn is the same report as the hadith's, by matn similarity.")
-class Parallel:
-    hadith_id: int = strawberry.field(description="The parallel hadith.")
-    canonical_reference: str = strawberry.field(description="Its reference ('muslim:1907a').")
-    similarity: float = strawberry.field(
-        description="The content words the two matns share, over the shorter one's count (0-1)."
-    )
-    method: str = strawberry.field(description="How the similarity was measured (docs/data-quality.md, Parallels).")
-    evidence_status: EvidenceStatus = strawberry.field(
-        description="Always inference: a measure of likeness between two texts, never a statement of a source."
-    )
-    provenance: list[Provenance] = strawberry.field(
-        description="The matn records compared: the hadith's, then the parallel's (the LK corpus's isnad/matn split)."
-    )
-
-    @classmethod
-    def from_record(cls, found: TakhrijRecord, parallel: ParallelRecord, sources: Sources) -> Self:
-        return cls(
-            hadith_id=parallel.hadith_id,
-            canonical_reference=parallel.canonical_reference,
-            similarity=parallel.similarity,
-            method=METHOD,
-            evidence_status=EvidenceStatus.inference,
-            provenance=[
-                *matn_provenance(sources, found.hadith_id, found.matn),
-                *matn_provenance(sources, parallel.hadith_id, parallel.matn),
-            ],
-        )
-
-
-@strawberry.type(description="A bounded list of a hadith's parallels.")
-class ParallelList:
-    items: list[Parallel] = strawberry.field(
-        description="The parallels, by similarity (highest first), at most `limit`."
-    )
-    truncated: bool = strawberry.field(description="True when more exist than returned.")
-    capability_note: str | None = strawberry.field(
-        description="Why no parallel can be listed, where the hadith has no matn to compare; null otherwise."
-    )
-
-    @classmethod
-    def from_record(cls, found: TakhrijRecord, sources: Sources) -> Self:
-        return cls(
-            items=[Parallel.from_record(found, parallel, sources) for parallel in found.parallels.items],
-            truncated=found.parallels.truncated,
-            capability_note=NO_MATN if found.matn is None else None,
-        )
-
-
 @strawberry.type(description="A narrator, or an unidentified node kept apart, in a merged isnad tree.")
 class TreeNode:
     key: str = strawberry.field(
@@ -524,77 +407,6 @@ class TreeNode:
     @strawberry.field(description="The narrator, where one is named (navigation).")
     async def narrator(self, info: Info) -> NarratorSummary | None:
         return await NarratorSummary.load(info, self.narrator_id)
-
-
-@strawberry.type(description="A link of transmission in the tree: a narrator and the one who received from him.")
-class TreeEdge:
-    upper_key: str = strawberry.field(description="The narrator nearer the Prophet (the teacher).")
-    lower_key: str = strawberry.field(description="The narrator nearer the compiler (the student).")
-    transmission_terms: list[str] = strawberry.field(
-        description="The terms the chains write for this link (حدثنا, عن ...), the most frequent first."
-    )
-    chain_count: int = strawberry.field(
-        description="How many chains carry this link: those whose node_keys hold the two keys side by side."
-    )
-
-
-@strawberry.type(description="A chain drawn in the tree.")
-class TreeChain:
-    chain_id: int = strawberry.field(description="The chain.")
-    hadith_id: int = strawberry.field(description="The hadith (version) it carries.")
-    canonical_reference: str = strawberry.field(description="That hadith's reference.")
-    node_keys: list[str] = strawberry.field(description="Its nodes' keys, by position (the compiler's end first).")
-    evidence_status: EvidenceStatus = strawberry.field(
-        description="As get_hadith_chains: fact for a dataset chain that passes every integrity check, else "
-        "insufficient_evidence."
-    )
-    failed_checks: list[ChainCheckCode] = strawberry.field(
-        description="The integrity checks it fails: the chain is marked, not dropped."
-    )
-
-
-@strawberry.enum(description="How a version's wording differs from the hadith's at one place.")
-class DifferenceKind(Enum):
-    added = strawberry.enum_value("added", description="The version has words the hadith lacks.")
-    dropped = strawberry.enum_value("dropped", description="The version lacks words the hadith has.")
-    changed = strawberry.enum_value("changed", description="The version has other words in their place.")
-
-
-@strawberry.type(description="One place where a version's wording differs from the hadith's (normalized Arabic).")
-class WordingDifference:
-    kind: DifferenceKind = strawberry.field(description="Added, dropped or changed.")
-    words_hadith: str = strawberry.field(description="The hadith's words there (empty where it has none).")
-    words_version: str = strawberry.field(description="The version's words there (empty where it has none).")
-
-
-@strawberry.type(description="A version of the report (the hadith or a parallel) and the branch that carries it.")
-class TreeVersion:
-    hadith_id: int = strawberry.field(description="The hadith of this version.")
-    canonical_reference: str = strawberry.field(description="Its reference.")
-    similarity: float | None = strawberry.field(description="Its similarity to the hadith; null for the hadith.")
-    chain_ids: list[int] = strawberry.field(description="The chains that carry it: its branch of the tree.")
-    differences: list[WordingDifference] | None = strawberry.field(
-        description="Its wording against the hadith's matn, in text order (empty for the hadith itself); null where "
-        "either matn is unknown."
-    )
-    differences_truncated: bool = strawberry.field(description="True when more differences exist than listed.")
-
-
-@strawberry.type(
-    description="The madar (common link): the narrator nearest the compilers through whom every chain passes."
-)
-class Madar:
-    key: str = strawberry.field(description="His node's key in the tree.")
-    narrator_id: int = strawberry.field(description="The narrator.")
-    method: str = strawberry.field(description="How he was found.")
-    chain_count: int = strawberry.field(description="How many chains name him.")
-    unidentified_chain_ids: list[int] = strawberry.field(
-        description="The chains that do not name him but hold a node kept apart, which may be him."
-    )
-    evidence_status: EvidenceStatus = strawberry.field(
-        description="Always inference: read from the chains' narrator ids as the dataset gives them."
-    )
-    provenance: list[Provenance] = strawberry.field(description="The chains that name him.")
 
 
 @strawberry.type(description="The chains of a hadith and of its parallels merged by narrator into one graph.")
@@ -620,15 +432,14 @@ class IsnadTree:
         graph = merge(found.chains)
         references = {found.hadith_id: found.canonical_reference}
         references |= {parallel.hadith_id: parallel.canonical_reference for parallel in found.parallels.items}
-        enough = sum(1 for path in graph.paths.values() if path) >= MIN_CHAINS
         return cls(
             hadith_id=found.hadith_id,
             nodes=[_node(node, graph.madar) for node in graph.nodes],
-            edges=[_edge(edge) for edge in graph.edges],
-            chains=[_chain(chain, graph, references) for chain in found.chains],
-            versions=_versions(found),
-            madar=_madar(graph, found, sources),
-            madar_note=None if graph.madar else (NO_COMMON if enough else NO_CONVERGENCE),
+            edges=[tree_edge(edge) for edge in graph.edges],
+            chains=[tree_chain(chain, graph, references) for chain in found.chains],
+            versions=tree_versions(found),
+            madar=tree_madar(graph, found, sources),
+            madar_note=madar_note(graph),
             truncated=found.parallels.truncated,
             evidence_status=EvidenceStatus.inference,
             provenance=matn_provenance(sources, found.hadith_id, found.matn),
@@ -643,76 +454,4 @@ def _node(node: GraphNode, madar: GraphNode | None) -> TreeNode:
         resolution_statuses=[ResolutionStatus(status) for status in node.statuses],
         chain_count=len(node.chain_ids),
         is_madar=node is madar,
-    )
-
-
-def _edge(edge: GraphEdge) -> TreeEdge:
-    return TreeEdge(
-        upper_key=edge.upper,
-        lower_key=edge.lower,
-        transmission_terms=[term for term, _ in edge.terms.most_common()],
-        chain_count=len(edge.chain_ids),
-    )
-
-
-def _chain(chain: ChainRecord, graph: Graph, references: dict[int, str]) -> TreeChain:
-    return TreeChain(
-        chain_id=chain.chain_id,
-        hadith_id=chain.hadith_id,
-        canonical_reference=references[chain.hadith_id],
-        node_keys=graph.paths[chain.chain_id],
-        evidence_status=chain_evidence(chain),
-        failed_checks=[ChainCheckCode(check.code) for check in chain.checks],
-    )
-
-
-def _wording(base: MatnRecord | None, other: MatnRecord | None) -> tuple[list[WordingDifference] | None, bool]:
-    if base is None or other is None:
-        return None, False
-    found = differences(base.text, other.text)
-    listed = [
-        WordingDifference(kind=DifferenceKind(d.kind), words_hadith=d.words_hadith, words_version=d.words_other)
-        for d in found
-    ]
-    return listed[:WORDING_DIFFERENCES_MAX], len(listed) > WORDING_DIFFERENCES_MAX
-
-
-def _versions(found: TakhrijRecord) -> list[TreeVersion]:
-    members: list[tuple[int, str, float | None, MatnRecord | None]] = [
-        (found.hadith_id, found.canonical_reference, None, found.matn)
-    ]
-    members += [(p.hadith_id, p.canonical_reference, p.similarity, p.matn) for p in found.parallels.items]
-    versions = []
-    for hadith_id, reference, similarity, matn in members:
-        listed, truncated = _wording(found.matn, matn)
-        versions.append(
-            TreeVersion(
-                hadith_id=hadith_id,
-                canonical_reference=reference,
-                similarity=similarity,
-                chain_ids=[chain.chain_id for chain in found.chains if chain.hadith_id == hadith_id],
-                differences=listed,
-                differences_truncated=truncated,
-            )
-        )
-    return versions
-
-
-def _madar(graph: Graph, found: TakhrijRecord, sources: Sources) -> Madar | None:
-    madar = graph.madar
-    if madar is None or madar.narrator_id is None:
-        return None
-    chains = [
-        Provenance.of(sources, chain.chain_id, ObjectType.chain, chain.source_id, source_key=chain.source_key)
-        for chain in found.chains
-        if chain.chain_id in madar.chain_ids
-    ]
-    return Madar(
-        key=madar.key,
-        narrator_id=madar.narrator_id,
-        method=MADAR_METHOD,
-        chain_count=len(madar.chain_ids),
-        unidentified_chain_ids=[chain for chain, path in graph.paths.items() if path and madar.key not in path],
-        evidence_status=EvidenceStatus.inference,
-        provenance=chains,
     )

@@ -107,8 +107,8 @@ SOURCES: dict[str, tuple[str, str, str]] = {
     ),
     "muslimscholars-derived": (
         "dataset",
-        "Narrators, chain alignment and located mentions reconstructed from the Kaggle dataset (data scout)",
-        "Narrators, chain alignment and located mentions reconstructed from the Kaggle dataset (data scout)",
+        "Chain alignment and located mentions reconstructed from the Kaggle dataset (data scout)",
+        "Chain alignment and located mentions reconstructed from the Kaggle dataset (data scout)",
     ),
     "ar-sanad-lite": (
         "dataset",

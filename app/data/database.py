@@ -36,7 +36,8 @@ from app.metrics import POOL_IN_USE, POOL_WAITING
 from app.settings import Settings
 
 FUZZY_NAME_THRESHOLD = 0.45  # pg_trgm similarity of a query and a narrator's name form
-NAME_WORD_SIMILARITY = 0.6  # pg_trgm word_similarity of a query within a name form (the `<%` pre-filter)
+NAME_WORD_SIMILARITY = 0.75  # pg_trgm word_similarity of a query within a name form (the `<%` pre-filter;
+# docs/performance.md says why 0.75: at 0.6 every «عبد الله بن ...» passed for «عبد الله بن نمير»)
 # SQLSTATE classes that mean "the database cannot answer now", not "the query is wrong":
 # 08 connection exception, 53 insufficient resources, 57 operator intervention (57014 = timeout).
 UPSTREAM_SQLSTATE_CLASSES = ("08", "53", "57")

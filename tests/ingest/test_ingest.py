@@ -361,7 +361,7 @@ def _corrupt(path: Path, every: int) -> None:
         f.writelines(broken)
 
 
-BIG_FILE = "narrators/kaggle_muslimscholars/narrators_reconstructed.csv.gz"
+BIG_FILE = "narrators/all_rawis_reduced/all_rawis_reduced.csv.gz"  # the narrators' rows
 
 
 def _with_corrupted_narrators(subset_dir: Path, tmp_path: Path, every: int) -> Path:
@@ -380,7 +380,7 @@ def test_a_missing_file_is_named_with_its_purpose(
     data = _copy_data(subset_dir, tmp_path)
     (data / BIG_FILE).unlink()
     before = snapshot(database_url, LIVE_SCHEMA)
-    with pytest.raises(DataNotVerified, match=r"narrators_reconstructed\.csv\.gz: file not found \(needed for .+\)"):
+    with pytest.raises(DataNotVerified, match=r"all_rawis_reduced\.csv\.gz: file not found \(needed for .+\)"):
         run_import(data, database_url, LIVE_SCHEMA, quiet_console())
     assert snapshot(database_url, LIVE_SCHEMA) == before
 
@@ -390,7 +390,7 @@ def test_over_one_percent_of_bad_rows_stops_the_import_and_changes_nothing(
 ) -> None:
     data = _with_corrupted_narrators(subset_dir, tmp_path, every=50)
     before = snapshot(database_url, LIVE_SCHEMA)
-    with pytest.raises(TooManyBadRows, match=r"narrators_reconstructed\.csv\.gz: \d+ of \d+ rows are malformed"):
+    with pytest.raises(TooManyBadRows, match=r"all_rawis_reduced\.csv\.gz: \d+ of \d+ rows are malformed"):
         run_import(data, database_url, LIVE_SCHEMA, quiet_console(), allow_altered=True)
     assert snapshot(database_url, LIVE_SCHEMA) == before
 

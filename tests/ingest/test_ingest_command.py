@@ -2,7 +2,9 @@
 status, what it prints, and the database it leaves: the previous one unchanged, or the new one complete with
 exactly the damaged rows skipped and reported; never a traceback."""
 
+import csv
 import gzip
+import io
 import os
 import shutil
 import subprocess
@@ -16,7 +18,8 @@ from ingest.run import ImportReport
 from tests.conftest import LIVE_SCHEMA, REPO
 from tests.dbquery import scalar, snapshot
 
-NARRATORS = "narrators/kaggle_muslimscholars/narrators_reconstructed.csv.gz"
+NARRATORS = "narrators/all_rawis_reduced/all_rawis_reduced.csv.gz"  # the narrators' rows, read by position
+STUDENT_LISTS = "narrators/kaggle_muslimscholars/all_rawis_students_edges.csv.gz"
 NOTICES = "rijal/kashif_entries.jsonl.gz"
 NARRATOR_NAMES = "narrators/ar_sanad_lite/narrators_lite.csv.gz"
 HADITH = "hadith/sunnah_hadith_json/bukhari.jsonl.gz"
@@ -96,16 +99,19 @@ def test_a_damaged_file_is_refused_naming_it_and_the_database_is_unchanged(
 
 
 def _with_narrators_damaged(data: Path) -> int:
-    """A value that reads as markup on line 5001, a stray quote on line 10001 that keeps the field count: the
-    narrator lines the import must skip."""
+    """A teacher id that reads as markup on line 5001 of the student lists; a stray quote on line 10001 of the
+    narrators' rows (opening the class label: the name before it may hold commas), which swallows the lines up
+    to the next quote: the narrator lines the import must skip."""
+    lists = _lines(data, STUDENT_LISTS)
+    lists[5000] = b",".join([MARKUP.encode(), lists[5000].split(b",", 1)[1]])
+    _write_lines(data, STUDENT_LISTS, lists)
     lines = _lines(data, NARRATORS)
-    fields = lines[5000].split(b",")
-    lines[5000] = b",".join([MARKUP.encode(), *fields[1:]])
-    fields = lines[10000].split(b",")
+    fields = lines[10000].rsplit(b",", 4)
     lines[10000] = b",".join([fields[0], b'"' + fields[1], *fields[2:]])
-    closing = next(number for number in range(10002, len(lines)) if b'"' in lines[number - 1])
     _write_lines(data, NARRATORS, lines)
-    return 1 + closing - 10000
+    reader = csv.reader(io.StringIO(b"\n".join(lines[10000:]).decode(), newline="\n"))
+    next(reader)
+    return reader.line_num  # the lines the record opened on line 10001 holds
 
 
 def _with_byte_order_mark(lines: list[bytes]) -> list[bytes]:
@@ -133,12 +139,17 @@ def test_a_few_damaged_rows_are_skipped_reported_per_file_as_written_and_the_imp
     assert "Traceback" not in output
     printed = output.splitlines()
     report = printed[next(i for i, line in enumerate(printed) if "malformed rows skipped" in line) :]
-    assert report[0].endswith(f"{skipped} malformed rows skipped in {NARRATORS}; first:")
-    assert report[1] == f"  {NARRATORS}:5001: scholar_indx {MARKUP!r} is not a number"
-    assert report[2].startswith(f"  {NARRATORS}:10001: row_index holds the lines of other records: a quote opened")
-    assert report[6] == f"1 malformed rows skipped in {NOTICES}; first:"
-    assert report[7] == f"  {NOTICES}:10: bytes that are not UTF-8 at offset 20 of the line"
-    assert report[8].startswith("imported in ")
+    headers = [line for line in report if "malformed rows skipped" in line]
+    assert headers == [
+        f"{skipped} malformed rows skipped in {NARRATORS}; first:",
+        f"1 malformed rows skipped in {STUDENT_LISTS}; first:",
+        f"1 malformed rows skipped in {NOTICES}; first:",
+    ]
+    swallowed = f"7 fields, expected 5: a quote opened at line 10001 runs to line {10000 + skipped}"
+    assert report[1] == f"  {NARRATORS}:10001: {swallowed}"
+    assert f"  {STUDENT_LISTS}:5001: teacher id {MARKUP!r} is not a number" in report
+    assert report[-2] == f"  {NOTICES}:10: bytes that are not UTF-8 at offset 20 of the line"
+    assert report[-1].startswith("imported in ")
     count = "SELECT count(*) FROM {}"
     assert scalar(database_url, DAMAGED_SCHEMA, count.format("narrator")) == 24_326 - skipped
     for table in ("hadith", "rijal_notice"):

@@ -36,11 +36,11 @@ async def test_abu_hurairah_is_the_whole_expected_answer(client: httpx.AsyncClie
                     "score": 1.0,
                     "evidence_status": "inference",
                     "provenance": [
-                        provenance(13, "narrator", "muslimscholars-derived", source_key="scholar_indx=13"),
+                        provenance(13, "narrator", "muslimscholars", source_key="scholar_indx=13"),
                         provenance(
                             13,
                             "narrator",
-                            "muslimscholars-derived",
+                            "muslimscholars",
                             source_key="scholar_indx=13",
                             locator="name form: Abu Hurairah",
                         ),
@@ -100,7 +100,6 @@ async def test_the_exact_transliteration_of_yahya_al_ansari_ranks_him_first(clie
 
     first = answer["results"][0]
     assert (first["narrator_id"], first["match_tier"], first["score"]) == (YAHYA_AL_ANSARI, "exact", 1.0)
-    assert answer["truncated"] is True
 
 
 async def _filtered(client: httpx.AsyncClient, **filters: str) -> list[dict[str, Any]]:
@@ -130,5 +129,6 @@ async def test_the_grade_tier_and_region_filters_keep_only_matching_narrators(cl
     assert {h["narrator"]["grade_tier"] for h in thiqa} == {"thiqa"}
     assert YAHYA_AL_ANSARI in [h["narrator_id"] for h in thiqa]
     assert 27049 not in [h["narrator_id"] for h in thiqa]  # Yahya b. Sa'id al-'Attar: no Taqrib verdict linked
-    assert [(h["narrator_id"], h["narrator"]["region"]) for h in kufa] == [(20366, "الكوفة"), (20668, "الكوفة")]
+    # Yahya b. Zakariya b. Abi Za'ida; 'Umar b. Sa'id (20668), of Kufa too, shares too little of the name
+    assert [(h["narrator_id"], h["narrator"]["region"]) for h in kufa] == [(20366, "الكوفة")]
     assert [h["narrator_id"] for h in both] == [YAHYA_AL_ANSARI, 11191]

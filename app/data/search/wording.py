@@ -12,11 +12,13 @@ from sqlalchemy import (
     CompoundSelect,
     Float,
     Integer,
+    Numeric,
     Select,
     String,
     Text,
     and_,
     case,
+    cast,
     func,
     literal,
     literal_column,
@@ -57,6 +59,8 @@ from app.data.search.common import (
 )
 from app.data.search.vocabulary import corrections, vocabulary_params, vocabulary_statement, wanted_terms
 from app.text import arabic
+
+SHARE_DIGITS = 9  # a fuzzy share's digits: far below what tells two hits apart, far above a float sum's noise
 
 
 def _coverage(measure: ColumnElement[Any], length: str) -> ColumnElement[Any]:
@@ -207,7 +211,10 @@ def _holding_most(language: str, found: Any) -> Select[Any]:
         .group_by(held.c.hadith_id, accepted.c.word)
         .subquery()
     )
-    share = (func.sum(per_word.c.credit) / param("weight", Float)).label("share")
+    # A sum of floats depends on the order its terms come in, in the last bits; rounded, equal shares stay
+    # equal (and fall to the hadith id) whatever order the plan reads them in.
+    total = cast(func.sum(per_word.c.credit) / param("weight", Float), Numeric)
+    share = func.round(total, SHARE_DIGITS).label("share")
     holding = select(per_word.c.hadith_id, share).group_by(per_word.c.hadith_id)
     return holding.having(func.count() >= param("needed", Integer))
 
