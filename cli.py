@@ -151,11 +151,13 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from app.data.data_version import read_data_version
+    from app.data.pooled_sessions import check_pooled_sessions
     from app.http.slow_clients import PROTOCOL
 
     settings = load_settings()
     with database_url(settings.database_url, settings.embedded_pgdata) as url, _metrics_dir(args.workers):
         os.environ["ISNAD_DATABASE_URL"] = url  # read by each worker's app factory
+        asyncio.run(check_pooled_sessions(settings, url))  # behind a transaction pooler: its sessions' settings
         version = asyncio.run(read_data_version(settings, url))
         workers = f"{args.workers} worker{'s' if args.workers > 1 else ''}"
         print(  # noqa: T201 - the start-up line
@@ -205,6 +207,7 @@ def _mcp(args: argparse.Namespace) -> int:
     import asyncio
 
     from app.asgi import create_app
+    from app.data.pooled_sessions import check_pooled_sessions
     from app.http.mcp import serve_stdio
 
     settings = load_settings()
@@ -212,6 +215,7 @@ def _mcp(args: argparse.Namespace) -> int:
         app = create_app(settings, url)
 
         async def serve() -> None:
+            await check_pooled_sessions(settings, url)
             try:
                 await serve_stdio(app.state.tools)
             finally:

@@ -149,9 +149,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
     )
     app.state.engine = engine
     app.state.reads = reads
-    app.state.readiness = Readiness(
-        database_url, settings.ready_timeout_ms / 1000, data_version.read_on, settings.db_schema
-    )
+    app.state.readiness = Readiness(settings, database_url, data_version.read_on, schema=True)
     app.state.data_version = data_version
     app.state.executor = executor
     app.state.tools = tools

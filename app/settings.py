@@ -16,6 +16,7 @@ DEFAULT_HOME = Path(".isnad")
 SWITCH = {"on": True, "true": True, "1": True, "off": False, "false": False, "0": False}
 POSTGRES_SCHEMES = ("postgres", "postgresql", "postgresql+asyncpg")
 CLIENT_MODES = ("free", "persisted")
+POOLERS = ("none", "transaction")  # what stands between the API and PostgreSQL (app/data/sessions.py)
 
 
 @dataclass(frozen=True)
@@ -54,10 +55,16 @@ class Settings:
     max_headers: int = 100
     replica_urls: tuple[str, ...] = field(default=(), repr=False)  # streaming replicas to read from
     replica_check_ms: int = 1_000  # how often each replica's health is checked
+    pooler: str = "none"  # "transaction": PgBouncer in transaction mode between the API and PostgreSQL
 
     @property
     def embedded_pgdata(self) -> Path:
         return self.home / "pgdata"
+
+    @property
+    def pooled(self) -> bool:
+        """Whether server sessions are shared between the API's connections (a transaction pooler)."""
+        return self.pooler == "transaction"
 
 
 class SettingsError(SystemExit):
@@ -92,10 +99,13 @@ def _postgres_urls(raw: str) -> tuple[str, ...]:
     return tuple(_postgres_url(url) for url in _list(raw))
 
 
-def _client_mode(raw: str) -> str:
-    if raw not in CLIENT_MODES:
-        raise ValueError("must be 'free' or 'persisted'")
-    return raw
+def _one_of(*choices: str) -> Callable[[str], str]:
+    def cast(raw: str) -> str:
+        if raw not in choices:
+            raise ValueError("must be " + " or ".join(f"'{choice}'" for choice in choices))
+        return raw
+
+    return cast
 
 
 @dataclass(frozen=True)
@@ -127,7 +137,11 @@ VARIABLES = (
     ),
     Variable("ISNAD_API_KEYS", "api_keys", "", str, "client profiles, name:persisted|free:key,..."),
     Variable(
-        "ISNAD_DEFAULT_CLIENT_MODE", "default_client_mode", "free", _client_mode, "free or persisted, without a key"
+        "ISNAD_DEFAULT_CLIENT_MODE",
+        "default_client_mode",
+        "free",
+        _one_of(*CLIENT_MODES),
+        "free or persisted, without a key",
     ),
     Variable("ISNAD_MAX_NODES", "max_nodes", 2_000, _int, "objects a document may ask for"),
     Variable("ISNAD_MAX_COST", "max_cost", 2_500, _int, "cost a document may reach"),
@@ -162,6 +176,13 @@ VARIABLES = (
     Variable("ISNAD_MAX_HEADERS", "max_headers", 100, _int, "headers a request may send"),
     Variable("ISNAD_DATABASE_REPLICA_URLS", "replica_urls", (), _postgres_urls, "streaming replicas to read from"),
     Variable("ISNAD_REPLICA_CHECK_MS", "replica_check_ms", 1_000, _int, "how often each replica's health is checked"),
+    Variable(
+        "ISNAD_DATABASE_POOLER",
+        "pooler",
+        "none",
+        _one_of(*POOLERS),
+        "none, or transaction: behind PgBouncer in transaction mode",
+    ),
 )
 
 

@@ -1,10 +1,12 @@
 """Diacritised Arabic written in Latin letters, as people write it, in three styles: `academic` (ā ḥ ṣ ʿ, the
 case endings said, the article joined by hyphens: «innamā al-aʿmālu bi-n-niyyāti»), `plain` (ASCII, ' for ʿ,
 long vowels as short ones, the last word without its case ending: «innama al-a'malu bin-niyyat») and `chat`
-(French spellings ou, ch, dj, the digits 3 7 2, words glued as said: «innama la3malou binniyat»).
+(French spellings ou, ch, dj, the digits 3 7 2, words glued as said: «innama la3malou binniyat»). In every
+style, the relative pronouns and اللهم are written as everyone writes them («alladhī», «wallatī»,
+«allahumma»), and an alif and lam that carry a vowel are no article («wālahu» وَالاَهُ).
 
 Used by bench/speech_queries.py to write romanized queries from real hadith text: never by the API, whose
-reading goes the other way (app/transliteration.py).
+reading goes the other way (app/text/transliteration.py).
 """
 
 from app.text import arabic
@@ -26,7 +28,10 @@ _LETTERS = {  # letter -> (academic, plain, chat)
     "ء": ("ʾ", "'", "2"), "أ": ("ʾ", "'", "2"), "إ": ("ʾ", "'", "2"), "ؤ": ("ʾ", "'", "2"), "ئ": ("ʾ", "'", "2"),
     "آ": ("ʾā", "a", "a"), "ا": ("", "", ""), "ٱ": ("", "", ""), "ى": ("", "", ""),
 }  # fmt: skip
-ALLAH = {"الله": "allah", "والله": "wallah", "بالله": "billah", "لله": "lillah", "فالله": "fallah", "تالله": "tallah"}
+ALLAH = {  # Allah's name, and the prayer made of it, as everyone writes them
+    "الله": "allah", "والله": "wallah", "بالله": "billah", "لله": "lillah", "فالله": "fallah", "تالله": "tallah",
+    "اللهم": "allahumma",
+}  # fmt: skip
 _LONG_VOWELS = {"a": ("ā", "a", "a"), "i": ("ī", "i", "i"), "u": ("ū", "u", "ou")}
 _SHORT = {"a": ("a", "a", "a"), "i": ("i", "i", "i"), "u": ("u", "u", "ou")}
 
@@ -47,11 +52,18 @@ def _vowel(marks: str) -> str | None:
 
 
 def _article(units: list[tuple[str, str]], style: int) -> tuple[str, int]:
-    """The word's proclitic and article, as said («al-», «an-», «wa-l-», «bi-n-»), and the units they take."""
+    """The word's proclitic and article, as said («al-», «an-», «wa-l-», «bi-n-»), and the units they take. An
+    alif and a lam that carry a vowel, or a lam before an alif, are no article («wālāhu» وَالاَهُ); a lam that
+    carries a shadda is the article's and the word's, said as one, as people write it («alladhī», «wallatī»)."""
     start = 1 if len(units) > 3 and units[0][0] in "وفبك" and _vowel(units[0][1]) else 0
     if len(units) - start < 3 or units[start][0] not in "اٱ" or units[start + 1][0] != "ل":
         return "", 0
-    said = _LETTERS[units[0][0]][style] + _vowel(units[0][1]) + "-" if start else ""  # type: ignore[operator]
+    proclitic = _LETTERS[units[0][0]][style] + _vowel(units[0][1]) if start else ""  # type: ignore[operator]
+    if SHADDA in units[start + 1][1]:
+        return proclitic or "a", start + 1
+    if _vowel(units[start][1] + units[start + 1][1]) or units[start + 2][0] in "اى":
+        return "", 0
+    said = proclitic + "-" if start else ""
     moon = units[start + 2][0] not in SUN
     article = "l-" if moon else _LETTERS[units[start + 2][0]][style] + "-"
     return said + ("" if start else "a") + article, start + 2
@@ -89,7 +101,7 @@ def romanize_word(word: str, style: int, last: bool) -> str:
         return allah
     units = _units(word)
     said, index = _article(units, style)
-    if said and index < len(units) and units[index][0] in SUN:  # the article's sun letter is said once: an-nas
+    if said and index < len(units) and units[index][0] in SUN and units[index - 1][0] == "ل":  # said once: an-nas
         units[index] = (units[index][0], units[index][1].replace(SHADDA, ""))
     out, first = [said], index
     while index < len(units):

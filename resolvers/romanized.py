@@ -1,4 +1,4 @@
-"""search_hadith for a query in Latin letters that reads as Arabic (app/transliteration.py).
+"""search_hadith for a query in Latin letters that reads as Arabic (app/text/transliteration.py).
 
 A query may be Arabic when none of its words is spelled with letters Arabic transliteration never uses
 and at most MAX_FUNCTION_SHARE of them are French or English function words; then the candidate
@@ -6,14 +6,15 @@ spellings of every word are looked up in the Arabic vocabulary (one statement): 
 It reads as Arabic when at least MIN_KNOWN_SHARE of its other words have a spelling the corpus holds.
 Each word's spellings are ranked by likelihood (the log of how many texts hold it, LENGTH_WEIGHT per
 letter, less COST_WEIGHT per unlikely letter); the likeliest make the phrase of the exact and fulltext
-tiers, and the READINGS likeliest each count as the word itself in the fuzzy tier, so that the corpus
-chooses among them; the three tiers run as one statement. Every hit is a `transliteration` hit, an
+tiers, and the READINGS likeliest each count as the word itself in the fuzzy tier, and stand for the word
+in its «phrase but for one word» query, so that the corpus chooses among them; the three tiers run as one
+statement. Every hit is a `transliteration` hit, an
 inference; its score keeps the order of the tiers: (2 + s) / 3 for an exact hit of score s, (1 + s) / 3
 fulltext, s / 3 fuzzy.
 """
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from app.data import search
 from app.data.database import RequestDatabase
@@ -33,22 +34,35 @@ READ_AS_ARABIC = (
 )
 
 
-def _stems(word: ArabicWord) -> dict[str, tuple[int, str]]:
-    """Each stem the word's spellings give, with its cheapest cost and the spelling (with prefixes) it came from."""
-    stems: dict[str, tuple[int, str]] = {}
+@dataclass(frozen=True)
+class Spelled:
+    """A stem a word's spelling gives: the spelling's cost, the spelling with its prefixes (as the phrase
+    writes it), and the letters of the stem that the word's own spelling says (not an article the stem keeps:
+    «al-hayy» الحي, 2)."""
+
+    cost: int
+    written: str
+    letters: int
+
+
+def _stems(word: ArabicWord) -> dict[str, Spelled]:
+    """Each stem the word's spellings give, stemmed with the prefixes said as the index stems the text's words
+    («الكلمه» -> كلمه, «الذي» stays), at its cheapest."""
+    stems: dict[str, Spelled] = {}
     for spelling, said in word.candidates:
-        stem = arabic.stem(spelling)
-        cost = said + (stem != spelling)  # a prefix (ب ك ل ...) the query did not say apart is less likely
-        if cost < stems.get(stem, (99, ""))[0]:
-            stems[stem] = (cost, arabic.normalize(word.prefixes + spelling))
+        written = arabic.normalize(word.prefixes + spelling)
+        stem = arabic.stem(written)
+        cost = said + (len(stem) < len(spelling) and spelling[0] in "وف")  # «wala» is ولا more likely than و + الي
+        if stem not in stems or cost < stems[stem].cost:
+            stems[stem] = Spelled(cost, written, min(len(stem), len(spelling)))
     return stems
 
 
-def _likeliest(known: search.FuzzyWord, stems: dict[str, tuple[int, str]]) -> search.FuzzyWord:
+def _likeliest(known: search.FuzzyWord, stems: dict[str, Spelled]) -> search.FuzzyWord:
     """The word with its READINGS likeliest spellings that the vocabulary holds, the likeliest first, each
     counting as the word itself in the fuzzy tier."""
     likelihood = {
-        term: math.log(1 + count) + LENGTH_WEIGHT * len(term) - COST_WEIGHT * stems[term][0]
+        term: math.log(1 + count) + LENGTH_WEIGHT * stems[term].letters - COST_WEIGHT * stems[term].cost
         for term, count in zip(known.terms, known.counts, strict=True)
     }
     terms = tuple(sorted(known.terms, key=lambda term: -likelihood[term])[:READINGS])
@@ -98,7 +112,7 @@ async def romanized_hits(
     if not (any(word.terms for word in known) if sure else _known_enough(words, known)):
         return [], None
     readings = [_likeliest(word, stems) if word.terms else word for word, stems in zip(known, spellings, strict=True)]
-    said = [stems[word.terms[0]][1] for word, stems in zip(readings, spellings, strict=True) if word.terms]
+    said = [stems[word.terms[0]].written for word, stems in zip(readings, spellings, strict=True) if word.terms]
     wording = _wording(said)
     hits = await search.hadith_by_wording(db, "ar", wording, readings, scope)
     return [_banded(tier, record) for tier, record in hits], wording.phrase

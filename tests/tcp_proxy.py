@@ -33,12 +33,17 @@ def with_address(database_url: str, host: str, port: int) -> str:
     return urlunsplit(parts._replace(netloc=netloc, query=urlencode(query, doseq=True)))
 
 
+def server_address(database_url: str) -> tuple[str, int]:
+    """The host (a unix socket's folder when it starts with /) and port of `database_url`'s server."""
+    parts = urlsplit(database_url)
+    query = parse_qs(parts.query)
+    port = int(query.get("port", [parts.port or DEFAULT_PORT])[0])
+    return query.get("host", [parts.hostname or "127.0.0.1"])[0], port
+
+
 class TcpProxy:
     def __init__(self, database_url: str) -> None:
-        parts = urlsplit(database_url)
-        query = parse_qs(parts.query)
-        port = int(query.get("port", [parts.port or DEFAULT_PORT])[0])
-        host = query.get("host", [parts.hostname or "127.0.0.1"])[0]
+        host, port = server_address(database_url)
         self._unix_path = f"{host}/.s.PGSQL.{port}" if host.startswith("/") else None
         self._target = (host, port)
         self.port = free_port()

@@ -26,18 +26,18 @@ import asyncpg
 import orjson
 import sqlalchemy.exc
 from sqlalchemy import ClauseElement, Dialect, Executable, event
+from sqlalchemy.dialects.postgresql.asyncpg import AsyncAdapt_asyncpg_dbapi
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import PoolProxiedConnection
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.types import ARRAY, TypeEngine
 
+from app.data.sessions import connect_arguments, search_path, session_settings
 from app.errors import UpstreamUnavailable
 from app.metrics import POOL_IN_USE, POOL_WAITING
 from app.settings import Settings
 
 FUZZY_NAME_THRESHOLD = 0.45  # pg_trgm similarity of a query and a narrator's name form
-NAME_WORD_SIMILARITY = 0.75  # pg_trgm word_similarity of a query within a name form (the `<%` pre-filter;
-# docs/performance.md says why 0.75: at 0.6 every «عبد الله بن ...» passed for «عبد الله بن نمير»)
 # SQLSTATE classes that mean "the database cannot answer now", not "the query is wrong":
 # 08 connection exception, 53 insufficient resources, 57 operator intervention (57014 = timeout).
 UPSTREAM_SQLSTATE_CLASSES = ("08", "53", "57")
@@ -50,6 +50,14 @@ SETTLE_TIMEOUT_S = 1.0  # how long an interrupted statement's cancellation may t
 KEEPALIVE_IDLE_S = 10
 KEEPALIVE_INTERVAL_S = 5
 KEEPALIVE_COUNT = 3
+# The server ends the session of a client whose link is dead (over TCP; a unix socket ignores these).
+# Behind PgBouncer, the server's client is PgBouncer, whose own `tcp_keepalive` settings apply.
+SERVER_KEEPALIVE = {
+    "tcp_keepalives_idle": str(KEEPALIVE_IDLE_S),
+    "tcp_keepalives_interval": str(KEEPALIVE_INTERVAL_S),
+    "tcp_keepalives_count": str(KEEPALIVE_COUNT),
+}
+AsyncpgDBAPIError = AsyncAdapt_asyncpg_dbapi.Error  # what SQLAlchemy makes of asyncpg's errors as a connection opens
 SQL_LOG = logging.getLogger("isnad_graphql.sql")  # every statement at DEBUG, its record's `arguments` too
 
 
@@ -62,25 +70,7 @@ def sqlalchemy_url(url: str) -> str:
 
 
 def create_engine(settings: Settings, url: str) -> AsyncEngine:
-    server_settings = {
-        "default_transaction_read_only": "on",
-        "statement_timeout": str(settings.statement_timeout_ms),
-        "search_path": f"{settings.db_schema}, public",
-        "application_name": "isnad-graphql",
-        # The `<%` pre-filter of the narrator fuzzy tier uses this threshold, so the trigram index returns
-        # the candidates that can be kept, not thousands more.
-        "pg_trgm.word_similarity_threshold": str(NAME_WORD_SIMILARITY),
-        # A search tier reads the first CANDIDATES rows that match, in the order the scan finds them. A scan
-        # that joins one already running (a synchronized scan) or that parallel workers share finds them in
-        # an order that changes from run to run; each scan starts at the table's first page instead, alone,
-        # so that the same query gives the same answer.
-        "synchronize_seqscans": "off",
-        "max_parallel_workers_per_gather": "0",
-        # The server ends the session of a client whose link is dead (over TCP; a unix socket ignores these)
-        "tcp_keepalives_idle": str(KEEPALIVE_IDLE_S),
-        "tcp_keepalives_interval": str(KEEPALIVE_INTERVAL_S),
-        "tcp_keepalives_count": str(KEEPALIVE_COUNT),
-    }
+    wanted = {**session_settings(settings), **SERVER_KEEPALIVE}
     engine = create_async_engine(
         sqlalchemy_url(url),
         isolation_level="AUTOCOMMIT",  # each statement its own READ ONLY transaction: no BEGIN, no ROLLBACK
@@ -90,7 +80,7 @@ def create_engine(settings: Settings, url: str) -> AsyncEngine:
         max_overflow=0,
         pool_timeout=POOL_TIMEOUT_S,
         connect_args={
-            "server_settings": server_settings,
+            **connect_arguments("isnad-graphql", wanted, settings.pooled),
             "timeout": CONNECT_TIMEOUT_S,
             "command_timeout": settings.statement_timeout_ms / 1000 + COMMAND_MARGIN_S,
             "connection_class": KeepaliveConnection,
@@ -132,7 +122,7 @@ def _is_upstream(error: BaseException) -> bool:
     if isinstance(error, sqlalchemy.exc.DBAPIError):
         sqlstate = getattr(error.orig, "sqlstate", None) or ""
         return error.connection_invalidated or sqlstate[:2] in UPSTREAM_SQLSTATE_CLASSES or not sqlstate
-    if isinstance(error, asyncpg.PostgresError):
+    if isinstance(error, asyncpg.PostgresError | AsyncpgDBAPIError):  # the second: refused as it connects
         sqlstate = error.sqlstate or ""
         return sqlstate[:2] in UPSTREAM_SQLSTATE_CLASSES
     return isinstance(
@@ -341,16 +331,15 @@ async def select_one(connection: asyncpg.Connection) -> None:
 
 class Readiness:
     """Whether the database answers, asked on a connection of its own, opened for each check and bounded by
-    `timeout_s` in all: never the request pool, which may be busy. Checks asked while one runs share it,
+    ISNAD_READY_TIMEOUT_MS in all: never the request pool, which may be busy. Checks asked while one runs share it,
     so that probes cannot open more than one connection at a time."""
 
-    def __init__(self, url: str, timeout_s: float, probe: Probe = select_one, schema: str | None = None) -> None:
+    def __init__(self, settings: Settings, url: str, probe: Probe = select_one, schema: bool = False) -> None:
         self._url = f"postgresql://{sqlalchemy_url(url).partition('://')[2]}"  # as asyncpg takes it
-        self._timeout_s = timeout_s
+        self._timeout_s = settings.ready_timeout_ms / 1000
         self._probe = probe  # what a check asks of the connection: it raises when the database is not ready
-        self._server_settings = {"application_name": "isnad-graphql readyz"}
-        if schema:
-            self._server_settings["search_path"] = f"{schema}, public"
+        wanted = {"search_path": search_path(settings)} if schema else {}
+        self._arguments = connect_arguments("isnad-graphql readyz", wanted, settings.pooled)
         self._check: asyncio.Task[bool] | None = None
 
     async def ready(self) -> bool:
@@ -362,9 +351,7 @@ class Readiness:
         connection: asyncpg.Connection | None = None
         try:
             async with asyncio.timeout(self._timeout_s):
-                connection = await asyncpg.connect(
-                    self._url, timeout=self._timeout_s, server_settings=self._server_settings
-                )
+                connection = await asyncpg.connect(self._url, timeout=self._timeout_s, **self._arguments)
                 await self._probe(connection)
         except Exception:  # whatever it is, the database is not ready
             return False

@@ -77,8 +77,5 @@ class ReadRouting:
 
 def read_routing(settings: Settings, primary: AsyncEngine) -> ReadRouting:
     """The routing of `settings.replica_urls` (none: every read on the primary)."""
-    replicas = [
-        Replica(create_engine(settings, url), Readiness(url, settings.ready_timeout_ms / 1000))
-        for url in settings.replica_urls
-    ]
+    replicas = [Replica(create_engine(settings, url), Readiness(settings, url)) for url in settings.replica_urls]
     return ReadRouting(primary, replicas, settings.replica_check_ms / 1000)

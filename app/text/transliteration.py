@@ -5,14 +5,20 @@ The spellings people and speech recognisers use are all read: academic translite
 its diacritics (ḥ ṣ ḍ ṭ ẓ ā ī ū ʿ ʾ), plain ASCII, the digits of chat Arabic (3 ع, 7 ح, 2 ء, 5 خ, 9 ق),
 French spellings (ou, ch, dj, e). `reading` splits a query into Arabic words: the attached words said
 apart (wa-, fa-, bi-, li-, ka-, the article al-/el- and its sun-letter forms an-n, ash-sh, ad-d; «bin-
-niyyat» is bi + an-niyyat; «rasulullah», «lillahi» end with Allah's name), and gives each word's stem its
-candidate spellings in Arabic letters, each with a cost: doubled consonants written once (shadda), a
-vowel either left unwritten (short) or written as its long letter (ا ي و), a letter that several Arabic
-letters share read as each (h: ه ح, s: س ص, t: ت ط, d: د ض, z: ز ظ ذ, k: ك ق), a word-initial vowel as
-alif, the endings -a/-ah/-at as ta marbuta, -an as the accusative alif, -un/-in (tanwin) dropped.
-Only the BEAM cheapest candidates of a word are kept; the search keeps those the corpus's vocabulary
-holds (resolvers/romanized.py), so that only real words survive. A query of more than MAX_LETTERS
-letters is not read (the reading's time grows with its letters), nor a word of more than MAX_WORD_LETTERS.
+niyyat» is bi + an-niyyat; «rasulullah», «lillahi» end with Allah's name; wa-/fa-/bi- glued to a hamza,
+«wa'ana», «fa2idha»), and gives each word's stem its candidate spellings in Arabic letters, each with a
+cost: doubled consonants written once (shadda), a vowel either left unwritten (short) or written as its
+long letter (ا ي و), a letter that several Arabic letters share read as each (h: ه ح, s: س ص, t: ت ط, d:
+د ض, z: ز ظ ذ, k: ك ق), a word-initial vowel as alif, the endings -a/-ah/-at as ta marbuta, -a/-ā as
+alif, alif maqsura or hamza (ḥayāʾ, ḥattā), -an as the accusative alif, -un/-in (tanwin) dropped, a pronoun
+suffix (-huma, -hum, -ha, -na ...) as its own spelling. Where a reading may go two ways, both are kept and
+the vocabulary chooses: the article's lam and the word's written once or twice («alladhi» الذي, «al-layl»
+الليل), «al» and a vowel as the article or the word's own letters («alanbiya'i», «alayhi»), a word's last
+letter as the next word's article or its own («innamal a'malu», «al-halal bayyin»). Only the BEAM cheapest
+candidates of a word are kept, among equal costs those that read each letter its likeliest way (the order
+of its readings); the search keeps those the corpus's vocabulary holds (resolvers/romanized.py), so that
+only real words survive. A query of more than MAX_LETTERS letters is not read (the reading's time grows
+with its letters), nor a word of more than MAX_WORD_LETTERS.
 
 `latin_signs` counts the words that show a query is French or English rather than Arabic: letters
 Arabic transliteration never uses (p, v, x, c outside ch), French accents (é è ê ç), and the function
@@ -20,9 +26,10 @@ words of French and English (which also read as Arabic words only by chance: «l
 """
 
 import heapq
+import itertools
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from app.text import arabic
@@ -52,7 +59,7 @@ _CONSONANTS: dict[str, list[tuple[str, int]]] = {
     "b": [("ب", 0)], "t": [("ت", 0), ("ط", 0)], "j": [("ج", 0)], "g": [("ج", 1), ("غ", 1)],
     "h": [("ه", 0), ("ح", 0)], "d": [("د", 0), ("ض", 0)], "r": [("ر", 0)], "z": [("ز", 0), ("ظ", 0), ("ذ", 0)],
     "s": [("س", 0), ("ص", 0)], "f": [("ف", 0)], "q": [("ق", 0)], "k": [("ك", 0), ("ق", 0)], "l": [("ل", 0)],
-    "m": [("م", 0)], "n": [("ن", 0)], "w": [("و", 0)], "y": [("ي", 0)], "'": [("ع", 0), ("ء", 0), ("ا", 0), ("", 2)],
+    "m": [("م", 0)], "n": [("ن", 0)], "w": [("و", 0)], "y": [("ي", 0)], "'": [("ع", 0), ("ا", 0), ("ء", 0), ("", 2)],
     "2": [("ا", 0), ("ء", 0), ("", 0), ("ي", 1)], "u'": [("و", 0), ("وع", 1), ("ع", 1)],
     "i'": [("ي", 0), ("يع", 1), ("ع", 1)], "u2": [("و", 0)], "i2": [("ي", 0)],
 }  # fmt: skip
@@ -61,12 +68,17 @@ _ENDINGS = (  # (ending, [(Arabic, cost)]), tried on the stem's end before the l
     (re.compile(r"(?<=[^aeiou_])at$"), [("ات", 0), ("ه", 1), ("ت", 1)]),
     (re.compile(r"(?<=[^aeiou_])(?:atun|atan|atin|atu|ati|ata|ah|eh)$"),
      [("ه", 0), ("ات", 1), ("ت", 1), ("", 1), ("ا", 1)]),
-    (re.compile(r"(?<=[^aeiou_])(?:a|e)$"), [("ه", 0), ("", 0), ("ا", 0), ("ي", 0), ("اء", 1)]),
+    (re.compile(r"(?<=[^aeiou_])(?:a|e)$"), [("ه", 0), ("", 0), ("ا", 0), ("ي", 0), ("اء", 0)]),
+    (re.compile(r"A$"), [("ا", 0), ("ي", 0), ("اء", 0)]),
     (re.compile(r"(?<=[^aeiou_])(?:u|ou)$"), [("", 0), ("و", 0), ("وا", 1)]),
     (re.compile(r"(?<=[^aeiou])(?:un|on|oun)$"), [("", 0), ("ون", 0), ("ن", 1)]),
     (re.compile(r"(?<=[^aeiou])(?:in|ine)$"), [("", 0), ("ين", 0), ("ن", 1)]),
     (re.compile(r"(?<=[^aeiou])an$"), [("ا", 0), ("ان", 0), ("", 1)]),
 )  # fmt: skip
+_PRONOUNS = {  # the pronoun suffixes whose vowels a letter-by-letter reading spells least likely
+    "huma": "هما", "kuma": "كما", "hunna": "هن", "kunna": "كن", "hum": "هم", "kum": "كم", "ha": "ها", "na": "نا",
+}  # fmt: skip
+_PRONOUN = re.compile(r"(?<=[aiuy])(?:" + "|".join(sorted(_PRONOUNS, key=len, reverse=True)) + ")$")
 _SAID_APART = {
     "wa": "و", "fa": "ف", "bi": "ب", "li": "ل", "ka": "ك", "al": "ال", "el": "ال", "il": "ال",
     "wal": "وال", "bil": "بال", "fal": "فال", "lil": "لل",
@@ -75,11 +87,13 @@ _PREFIXES = {"wa": "و", "w": "و", "fa": "ف", "f": "ف", "bi": "ب", "b": "ب"
 _ARTICLE = re.compile(r"^(?:a|e|i|u)?l$|^(?:a|e)?([tdrzsnlTDSZ]|th|dh|sh|ch)$")
 _SUN = re.compile(r"^(wa|fa|bi|li|ka)?(?:a|e)?([tdrzsnTDSZ]|th|dh|sh|ch)\2(?=[a-zA-Z'2357]{2})")
 _GLUED_ARTICLE = re.compile(r"^(?:(wa|fa|bi|li|ka)?(?:a|e)?l)(?=[b-df-hj-np-tv-zA-Z'2357][a-zA-Z'2357]{2})")
+_VOWEL_ARTICLE = re.compile(r"^[ae]l(?=[aeiouAIU'2][a-zA-Z'2357]{2})")
+_HAMZA_CLITIC = re.compile(r"^(?:wa|fa|bi|li|ka)(?=['2][aeiouAIU])")
 _ALLAH = re.compile(r"^(.*?)[aiue]?ll+(?:aa?|A)h[aiu]?$")
 _WORD = re.compile(r"[a-zA-Z'23579-]+")
-_DOUBLED = re.compile(r"(sh|ch|th|dh|kh|gh|[b-df-hj-np-tv-zBCDGSTVWZ37593])\1")
+_DOUBLED = re.compile(r"(sh|ch|th|dh|kh|gh|dj|[b-df-hj-np-tv-zBCDGSTVWZ37593])\1")
 _BEFORE_DOUBLED = re.compile(
-    r"([aeiou])(?=(sh|ch|th|dh|kh|gh|[b-df-hj-np-tv-z])\2)"
+    r"([aeiou])(?=(sh|ch|th|dh|kh|gh|dj|[b-df-hj-np-tv-z])\2)"
 )  # a vowel before a shadda is short: birr
 _FRENCH_LETTERS = re.compile("[éèêëçœæùàÿ]")
 _ELIDED = re.compile(r"\b(?:l|d|j|m|n|s|t|c|qu)['’](?=[^\W\d_])")  # French elision: l'islam, d'Allah, qu'il
@@ -137,14 +151,36 @@ def latin_signs(query: str) -> LatinSigns:
     return LatinSigns(spelled, function / max(len(words), 1))
 
 
+RANKS = 256  # a spelling's key is cost * RANKS + rank: the rank (under RANKS) orders spellings of equal cost
+Ranked = dict[str, int]  # spelling -> key
+
+
 @lru_cache(maxsize=1 << 12)
 def _spellings(stem: str) -> tuple[tuple[str, int], ...]:
-    """The cheapest BEAM spellings of a stem in Arabic letters, with their costs."""
+    """The cheapest BEAM spellings of a stem in Arabic letters, with their costs; among spellings of equal
+    cost, those that read each letter its likeliest way first."""
     if stem == ALLAH:
         return (("الله", 0),)
     if len(stem) > MAX_WORD_LETTERS:
         return ()
-    stem = _DOUBLED.sub(r"\1", _BEFORE_DOUBLED.sub(r"\1_", stem.replace("ou", "u")))
+    ranked = _ranked(_DOUBLED.sub(r"\1", _BEFORE_DOUBLED.sub(r"\1_", stem.replace("ou", "u"))))
+    kept = heapq.nsmallest(BEAM, ((key, form) for form, key in ranked.items()))
+    return tuple((form, key // RANKS) for key, form in kept)
+
+
+def _ranked(stem: str) -> Ranked:
+    """The spellings of a stem (shadda and «ou» already read): letter by letter, the ending read as a whole; a
+    pronoun suffix (-huma, -ha, -kum ...) also read as its own spelling after the spellings of what it follows
+    («ra'aytumuhuma»: رأيتمو + هما), so that a long verb form keeps its spelling within the beam."""
+    ranked = _letters(stem)
+    if (suffix := _PRONOUN.search(stem)) is not None and suffix.start() >= 3:
+        for form, key in _letters(stem[: suffix.start()]).items():
+            ranked[form + _PRONOUNS[suffix.group()]] = min(key, ranked.get(form + _PRONOUNS[suffix.group()], key))
+    return ranked
+
+
+def _letters(stem: str) -> Ranked:
+    """The BEAM cheapest spellings of a stem read letter by letter, its ending as a whole (_ENDINGS)."""
     ending, endings = stem, [("", 0)]
     for pattern, options in _ENDINGS:
         if (found := pattern.search(stem)) is not None and found.start() >= 2:
@@ -154,19 +190,23 @@ def _spellings(stem: str) -> tuple[tuple[str, int], ...]:
     position = 0
     while position < len(ending):
         size, options = _options(ending, position)
-        grown: dict[str, int] = {}
-        for cost, text in beam:
-            for letter, extra in options:
-                grown[text + letter] = min(cost + extra, grown.get(text + letter, cost + extra))
-        beam = heapq.nsmallest(BEAM, ((cost, text) for text, cost in grown.items()))
+        grown: Ranked = {}
+        for key, text in beam:
+            for letter, step in _steps(options):
+                grown[text + letter] = min(key + step, grown.get(text + letter, key + step))
+        beam = heapq.nsmallest(BEAM, ((key, text) for text, key in grown.items()))
         position += size
-    spelled = [(text + letter, cost + extra) for cost, text in beam for letter, extra in endings]
-    best: dict[str, int] = {}
-    for text, cost in spelled:
-        form = arabic.normalize(text)
-        if form and cost < best.get(form, 99):
-            best[form] = cost
-    return tuple(sorted(best.items(), key=lambda item: (item[1], item[0]))[:BEAM])
+    best: Ranked = {}
+    for key, text in beam:
+        for letter, step in _steps(endings):
+            if form := arabic.normalize(text + letter):
+                best[form] = min(key + step, best.get(form, key + step))
+    return best
+
+
+def _steps(options: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """Each reading of a letter with what it adds to a spelling's key: its cost, and its order as the rank."""
+    return [(letter, cost * RANKS + order) for order, (letter, cost) in enumerate(options)]
 
 
 def _options(stem: str, position: int) -> tuple[int, list[tuple[str, int]]]:
@@ -189,7 +229,7 @@ def _vowel(stem: str, position: int) -> tuple[int, list[tuple[str, int]]]:
         return 2, [("ا", 0)] if position == 0 else [("", 0), (_VOWELS[char], 2)]
     if position == 0:
         return 1, [("ا", 0), ("ع", 1)] + ([("ا" + _VOWELS[char], 0)] if char != "a" else [])
-    return 1, [(_VOWELS[char], 0), ("", 0)]
+    return 1, [("", 0), (_VOWELS[char], 0)]
 
 
 def _split(token: str) -> list[tuple[str, str]]:
@@ -235,7 +275,10 @@ def _allah(prefix: str, part: str) -> list[tuple[str, str]]:
 
 
 def _article(prefix: str, part: str) -> tuple[str, str]:
-    """The article glued to the word: «annasiha», «ad-din», «wal-yawmi», «ennasiha»."""
+    """The article glued to the word: «annasiha», «ad-din», «wal-yawmi», «ennasiha»; wa-, fa-, bi-, li-, ka-
+    glued to a word that starts with a hamza: «wa'ana», «fa2idha», «bi'anna»."""
+    if (clitic := _HAMZA_CLITIC.match(part)) is not None:
+        return prefix + _PREFIXES[clitic.group()], part[clitic.end() :]
     if (sun := _SUN.match(part)) is not None:
         return prefix + _PREFIXES.get(sun.group(1) or "", "") + "ال", part[sun.start(2) :]
     if (glued := _GLUED_ARTICLE.match(part)) is not None:
@@ -243,10 +286,11 @@ def _article(prefix: str, part: str) -> tuple[str, str]:
     return prefix, part
 
 
-def _liaisons(tokens: list[str]) -> list[str]:
+def _liaisons(tokens: list[str]) -> tuple[list[str], dict[int, str]]:
     """The article said with the word before it, given back to its word: «yawmil akhir» -> yawmi al-akhir,
-    «innamal a'malu», «bismillahir rahmanir rahim» -> ... ar-rahmani ar-rahim."""
-    out = list(tokens)
+    «innamal a'malu», «bismillahir rahmanir rahim» -> ... ar-rahmani ar-rahim; and, for a word that may as
+    well end in that letter itself («al-halal bayyin»), the word as said, by its place."""
+    out, said = list(tokens), {}
     for index in range(len(out) - 1):
         word, following = out[index], out[index + 1]
         short = word[:-1] in ("fi", "bi", "li", "wa", "fa", "ala", "'ala", "3ala", "ila", "'an", "3an")
@@ -256,13 +300,37 @@ def _liaisons(tokens: list[str]) -> list[str]:
             out[index], out[index + 1] = word[:-1], "al-" + following
         elif word[-1] in "tdrzsn" and following[0] == word[-1]:
             out[index], out[index + 1] = word[:-1], "a" + word[-1] + "-" + following
-    return out
+        else:
+            continue
+        if not short:
+            said[index] = word
+    return out, said
+
+
+def _merged(*spellings: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
+    """Spellings of one word read two ways, each at its least cost, the cheapest first."""
+    best: dict[str, int] = {}
+    for form, cost in itertools.chain(*spellings):
+        best[form] = min(cost, best.get(form, cost))
+    return tuple(sorted(best.items(), key=lambda item: item[1]))
+
+
+def _candidates(prefixes: str, stem: str) -> tuple[tuple[str, int], ...]:
+    """The stem's spellings; after the article, a stem said with its lam («alladhi», «wallati») also without
+    it, the article's lam and the word's written once (الذي، والتي); a stem that starts with «al» and a vowel
+    («alanbiya'i», «alamr») also as the article glued to a word of its own."""
+    spelled = _spellings(stem)
+    if prefixes.endswith("ال"):
+        return _merged(spelled, tuple((form[1:], cost) for form, cost in spelled if form.startswith("ل")))
+    if _VOWEL_ARTICLE.match(stem):
+        return _merged(spelled, tuple(("ال" + form, cost) for form, cost in _spellings(stem[2:])))
+    return spelled
 
 
 def reading(query: str) -> list[ArabicWord]:
     """The query's words read as Arabic (see the module docstring); a word said apart from the next one
     («wa», «bi», «al») is its prefix."""
-    tokens = _liaisons(_WORD.findall(_internal(query)))
+    tokens, as_said = _liaisons(_WORD.findall(_internal(query)))
     if sum(len(said) for said in tokens) > MAX_LETTERS:
         return []
     words: list[ArabicWord] = []
@@ -276,6 +344,9 @@ def reading(query: str) -> list[ArabicWord]:
             prefix = "ال"
             continue
         for prefixes, stem in _split(said):
-            words.append(ArabicWord(prefix + prefixes, stem, _spellings(stem)))
+            words.append(ArabicWord(prefix + prefixes, stem, _candidates(prefix + prefixes, stem)))
             prefix = ""
+        if index in as_said:  # «halal» as well as «hala» + al-: the vocabulary chooses
+            whole = _spellings(_split(as_said[index])[-1][1])
+            words[-1] = replace(words[-1], candidates=_merged(words[-1].candidates, whole))
     return words

@@ -2,16 +2,14 @@
 either way the statement in flight is cancelled on the server, the connection goes back to the pool
 settled, and the app keeps serving.
 
-A statement is made slow for real: another session holds every table of the live schema locked, so the
-API's statements wait on the lock until they are cancelled (or the lock goes at the end of the test).
+A statement is made slow for real: another session holds every table of the live schema locked
+(tests/locked_tables.py).
 """
 
 import asyncio
 import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 
-import asyncpg
 import orjson
 import pytest
 from starlette.types import Message
@@ -20,9 +18,9 @@ from ingest.run import ImportReport
 from tests.conftest import LIVE_SCHEMA, Served, api_settings, serving
 from tests.graphql_client import SAMPLE_CALLS, call_tool, execute
 from tests.live_server import uvicorn_serving
+from tests.locked_tables import BOUND_S, slow_tables, until_waiting, waiting
 
 UPSTREAM = {"code": "UPSTREAM_UNAVAILABLE", "alias": "upstream_unavailable"}
-BOUND_S = 10  # far over what a cancelled request takes, far under its statements' timeouts added up
 STATEMENT_TIMEOUT_MS = 30_000
 NO_DEADLINE = {"request_timeout_ms": 120_000}  # far off: the client's leaving is what ends the work
 # Three statements, as the issue's 30 aliased searches: without a deadline, each waits its own timeout.
@@ -31,41 +29,6 @@ ALIASED_SEARCHES = """{
   b: search_narrator(query: "Malik") { results { narrator_id } }
   c: search_narrator(query: "Anas") { results { narrator_id } }
 }"""
-WAITING = (
-    "SELECT count(*) FROM pg_stat_activity"
-    " WHERE application_name = 'isnad-graphql' AND state = 'active' AND wait_event_type = 'Lock'"
-)
-
-
-@asynccontextmanager
-async def slow_tables(database_url: str) -> AsyncIterator[asyncpg.Connection]:
-    """Every table of the live schema locked by a session of the test, until the block ends (the lock is
-    released with the session, and with it any statement of the API still waiting)."""
-    locker = await asyncpg.connect(database_url)
-    try:
-        tables = [row["tablename"] for row in await locker.fetch(_TABLES, LIVE_SCHEMA)]
-        await locker.execute("BEGIN")
-        await locker.execute(f"LOCK TABLE {', '.join(f'{LIVE_SCHEMA}.{t}' for t in tables)} IN ACCESS EXCLUSIVE MODE")
-        yield locker
-    finally:
-        await locker.close()
-
-
-_TABLES = "SELECT tablename FROM pg_tables WHERE schemaname = $1"
-
-
-async def _waiting(locker: asyncpg.Connection) -> int:
-    """How many statements of the API wait on the lock now (the locker's transaction would otherwise see
-    the server's activity as it was at its first look)."""
-    await locker.execute("SELECT pg_stat_clear_snapshot()")
-    count: int = await locker.fetchval(WAITING)
-    return count
-
-
-async def _until_waiting(locker: asyncpg.Connection) -> None:
-    async with asyncio.timeout(BOUND_S):
-        while not await _waiting(locker):
-            await asyncio.sleep(0.05)
 
 
 @pytest.fixture
@@ -86,14 +49,14 @@ async def test_a_request_past_its_deadline_is_upstream_unavailable_and_its_state
     client, pool = one_connection.client, one_connection.app.state.engine.pool
     async with slow_tables(database_url) as locker:
         request = asyncio.create_task(execute(client, ALIASED_SEARCHES))
-        await _until_waiting(locker)
+        await until_waiting(locker)
         async with asyncio.timeout(BOUND_S):
             body = await request
         assert body["data"] is None
         (error,) = body["errors"]
         assert error["extensions"] == UPSTREAM
         assert "deadline" in error["message"]
-        assert await _waiting(locker) == 0  # cancelled on the server, while the lock is still held
+        assert await waiting(locker) == 0  # cancelled on the server, while the lock is still held
 
     assert pool.checkedout() == 0
     assert pool.checkedin() == 1  # settled, not dropped
@@ -133,11 +96,11 @@ async def test_a_client_that_leaves_cancels_its_statement(
         caplog.set_level(logging.INFO, logger="isnad_graphql")
         async with slow_tables(database_url) as locker:
             request = asyncio.create_task(served.app(_post_scope("/graphql"), receive, send))
-            await _until_waiting(locker)
+            await until_waiting(locker)
             left.set()
             async with asyncio.timeout(BOUND_S):
                 await request
-            assert await _waiting(locker) == 0
+            assert await waiting(locker) == 0
 
         assert sent == []
         assert served.app.state.engine.pool.checkedout() == 0
@@ -161,11 +124,11 @@ async def test_a_client_that_closes_its_socket_cancels_its_statement_on_a_real_s
         async with slow_tables(database_url) as locker:
             _, writer = await asyncio.open_connection(host, int(port))
             writer.write(_raw_post(orjson.dumps({"query": ALIASED_SEARCHES})))
-            await _until_waiting(locker)
+            await until_waiting(locker)
             writer.close()
             await writer.wait_closed()
             async with asyncio.timeout(BOUND_S):
-                while await _waiting(locker):
+                while await waiting(locker):
                     await asyncio.sleep(0.05)
 
 

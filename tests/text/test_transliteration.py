@@ -24,6 +24,8 @@ def _spelled(query: str) -> list[set[str]]:
         ("inna Allāha jamīlun yuḥibbu al-jamāl", "إن الله جميل يحب الجمال"),
         ("man kana you2minou billahi wal yawmil akhir", "من كان يؤمن بالله واليوم الآخر"),
         ("al-birru husnu al-khuluq", "البر حسن الخلق"),
+        ("al kalima at-tayyiba sadaqa", "الكلمة الطيبة صدقة"),
+        ("al haya min al iman", "الحياء من الإيمان"),
     ],
 )
 def test_each_word_has_its_arabic_among_its_spellings(query: str, said: str) -> None:
@@ -65,3 +67,89 @@ def test_a_query_longer_than_a_spoken_phrase_is_not_read_as_arabic() -> None:
 
     assert reading(said) == []
     assert reading("kataba") != []
+
+
+@pytest.mark.parametrize(
+    ("query", "said"),
+    [
+        ("ra'aytumuhuma", "رأيتموهما"),
+        ("raʾaytumūhumā", "رأيتموهما"),
+        ("ra2aytoumouhouma", "رأيتموهما"),
+        ("yasta'dhina", "يستأذن"),
+        ("yastaʾdhina", "يستأذن"),
+        ("raja'aha", "راجعها"),
+        ("nasartumuhum", "نصرتموهم"),
+    ],
+)
+def test_a_verb_with_its_suffixed_pronoun_keeps_its_spelling_within_the_beam(query: str, said: str) -> None:
+    (spellings,) = _spelled(query)
+
+    assert arabic.normalize(said) in spellings
+
+
+@pytest.mark.parametrize(
+    ("query", "said"),
+    [
+        ("wa2ana", "وأنا"),
+        ("wa'ana", "وأنا"),
+        ("fa2idha", "فإذا"),
+        ("fa'arsalaha", "فأرسلها"),
+        ("bi'anna", "بأن"),
+    ],
+)
+def test_a_conjunction_glued_to_a_hamza_is_said_apart(query: str, said: str) -> None:
+    (word,) = reading(query)
+
+    assert word.prefixes == arabic.normalize(said)[0]
+    assert arabic.normalize(said) in _spelled(query)[0]
+
+
+@pytest.mark.parametrize(
+    ("query", "said"),
+    [
+        ("alladhi", "الذي"),
+        ("bimithli alladhi", "بمثل الذي"),
+        ("wallati taliha", "والتي تليها"),
+        ("wa-llati", "والتي"),
+        ("allahumma", "اللهم"),
+        ("alladhina amanu", "الذين آمنوا"),
+    ],
+)
+def test_the_article_said_with_a_lam_is_written_with_one(query: str, said: str) -> None:
+    spelled = _spelled(query)
+
+    assert all(word in spellings for word, spellings in zip(arabic.normalize(said).split(), spelled, strict=True))
+
+
+@pytest.mark.parametrize(
+    ("query", "said"),
+    [
+        ("taʿālā", "تعالى"),
+        ("ḥattā", "حتى"),
+        ("al-wusṭā", "الوسطى"),
+        ("7adjdjihim", "حجهم"),
+        ("alanbiya2i", "الأنبياء"),
+        ("al-anbiyāʾi", "الأنبياء"),
+    ],
+)
+def test_long_a_ending_doubled_dj_and_the_article_glued_to_a_vowel(query: str, said: str) -> None:
+    (spellings,) = _spelled(query)
+
+    assert arabic.normalize(said) in spellings
+
+
+def test_a_word_that_lends_its_last_letter_as_the_article_may_as_well_keep_it() -> None:
+    halal, bayyin = _spelled("halal bayyin")[:2]
+    innama = _spelled("innamal a3malu")[0]
+
+    assert {"هلا", "حلال"} <= halal
+    assert "البين" in bayyin
+    assert "انما" in innama
+
+
+def test_spellings_of_equal_cost_read_each_letter_its_likeliest_way_first() -> None:
+    (word,) = reading("qatala")
+    cheapest = [spelling for spelling, cost in word.candidates if cost == 0]
+
+    assert cheapest[0] == "قتله"
+    assert cheapest.index("قتل") < cheapest.index("قاتل")

@@ -37,6 +37,10 @@ async def test_a_spoken_citation_finds_its_hadith(client: httpx.AsyncClient, que
         ("ad-dinu an-nasiha", "nawawi40:7"),
         ("eddine ennasiha", "nawawi40:7"),
         ("la darara wa la dirar", "ibnmajah:2340"),
+        ("al halal bayyin wal haram bayyin", "nawawi40:6"),
+        ("ma yaghlibuhum fa'in kallaftumuhum fa'a'inuhum", "bukhari:30"),
+        ("baynahu wabayna aṣ-ṣalati allatī talīhā", "muslim:227a"),
+        ("azzakati wa7adjdji albayti wasawmi ramadan", "muslim:16b"),
     ],
 )
 async def test_arabic_in_latin_letters_finds_the_hadith_as_a_transliteration_inference(

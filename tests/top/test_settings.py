@@ -33,6 +33,7 @@ def test_every_mistake_is_reported_in_one_message() -> None:
         "ISNAD_POOL_SIZE": "many",
         "ISNAD_DEFAULT_CLIENT_MODE": "open",
         "ISNAD_SUGGESTIONS": "perhaps",
+        "ISNAD_DATABASE_POOLER": "session",
     }
     with pytest.raises(SettingsError) as raised:
         load_settings(environ)
@@ -41,6 +42,7 @@ def test_every_mistake_is_reported_in_one_message() -> None:
         "ISNAD_POOL_SIZE must be an integer",
         "ISNAD_DEFAULT_CLIENT_MODE must be 'free' or 'persisted'",
         "ISNAD_SUGGESTIONS must be on or off",
+        "ISNAD_DATABASE_POOLER must be 'none' or 'transaction'",
     ]
 
 

@@ -144,17 +144,18 @@ def _credit_params(words: Sequence[FuzzyWord]) -> dict[str, list[Any]]:
     }
 
 
-def _skipping_one(in_order: Sequence[str]) -> list[str]:
+def _skipping_one(in_order: Sequence[str], readings: dict[str, str]) -> list[str]:
     """A tsquery text that finds the texts holding the phrase but for one of its words, whatever stands in
     that word's place (a word misheard, one letter off, or short): `in_order` with each word left out in
-    turn, the others at their distances (none under SKIPPING_ONE_WORDS words)."""
+    turn, the others at their distances (none under SKIPPING_ONE_WORDS words); a word of `readings` (a
+    transliteration's) stands as any of them (a tsquery text), so that the texts choose among them."""
     if len(in_order) < SKIPPING_ONE_WORDS:
         return []
     phrases = []
     for left_out in range(len(in_order)):
-        kept = [(place, word) for place, word in enumerate(in_order) if place != left_out]
-        steps = (f" <{place - before}> '{word}'" for (before, _), (place, word) in itertools.pairwise(kept))
-        phrases.append(f"('{kept[0][1]}'{''.join(steps)})")
+        kept = [(place, readings.get(word, f"'{word}'")) for place, word in enumerate(in_order) if place != left_out]
+        steps = (f" <{place - before}> {word}" for (before, _), (place, word) in itertools.pairwise(kept))
+        phrases.append(f"({kept[0][1]}{''.join(steps)})")
     return [" | ".join(phrases)]
 
 
@@ -175,7 +176,10 @@ def _fuzzy_params(words: Sequence[FuzzyWord], in_order: Sequence[str]) -> tuple[
     groups = _candidate_groups(known, needed) if known and len(known) >= needed else []
     if not groups:
         return 0, {}
-    groups = _skipping_one(in_order) + groups
+    # A transliterated word whose likeliest reading few texts hold stands as any of its readings; a common one
+    # is likely the word, and its readings would make every text of common words a candidate to read.
+    readings = {word.terms[0]: _any_of(word.terms) for word in known if word.readings and word.terms[0] in word.rare}
+    groups = _skipping_one(in_order, readings) + groups
     return len(groups), {
         **{f"group_{i}": group for i, group in enumerate(groups)},
         **_credit_params(known),
