@@ -16,6 +16,9 @@ checks), and no chain observation drawn from it is either.
   parallel in the text, a series in the dataset.
 - no_companion_at_top: the chain reaches the Prophet, or its text names him, and its last narrator below
   him is known not to be a Companion (the text may be mursal, or the dataset stops short).
+- homonym_contradicted: a node's mention names the dataset's narrator and homonyms alike, and the student
+  lists point at homonyms and not at him (ingest.homonyms): Bukhari 6953's «حماد بن زيد عن يحيى بن سعيد
+  عن محمد بن إبراهيم», where the dataset gives al-Qattan and the lists give al-Taymi al-Ansari as a student.
 - impossible_meeting: a teacher died before his student was born (a Companion's or the Prophet's birth
   year is not compared: the dataset writes years before the Hijra without their sign), or the student died
   more than MAX_YEARS_APART years after him.
@@ -157,6 +160,19 @@ def _narrates(term: str) -> bool:
     return base in TERMS and base not in _SAYING
 
 
+def _homonyms(chain: ChainText) -> list[Check]:
+    checks = []
+    for position, (narrator, reading) in enumerate(zip(chain.narrators, chain.readings, strict=True), start=1):
+        if reading.homonyms and reading.link is not None:
+            mention = chain.links[reading.link].mention
+            reason = (
+                f"position {position}: «{mention}» names {narrator} and homonyms alike; the student lists point at "
+                f"{_list(reading.homonyms)}, not at the dataset's {narrator}"
+            )
+            checks.append(Check("homonym_contradicted", reason))
+    return checks
+
+
 def _top(chain: ChainText, lives: Mapping[int, Life]) -> list[Check]:
     known = [n for n in chain.narrators if n is not None]
     below = [n for n in known if n != PROPHET]
@@ -201,4 +217,5 @@ def failed_checks(chain: ChainText, forms: NameForms, lives: Mapping[int, Life])
         *_above_top(chain, forms),
         *_top(chain, lives),
         *_meetings(chain, lives),
+        *_homonyms(chain),
     ]

@@ -10,7 +10,14 @@ left unplaced are paired in order with the links left between, when there are ex
 
 Status of each node (resolution_status, method):
 
-- confirmed, 'dataset_id+text_names_narrator': the text's mention at this place names him.
+- confirmed, 'dataset_id+text_names_narrator': the text's mention at this place names him, and no other
+  narrator of the index.
+- confirmed, 'dataset_id+homonym_name+teacher_student': the mention names him and homonyms alike, and the
+  student lists single him out by his neighbours in the chain (ingest.homonyms).
+- probable, 'dataset_id+homonym_name': the mention names him and homonyms alike, and nothing singles him out.
+- ambiguous, 'dataset_id+homonym_contradicted': the mention names him and homonyms alike, and the student
+  lists point at homonyms, not at him; the narrator is not shown (the source_key keeps the
+  dataset's id, the chain check 'homonym_contradicted' names both).
 - probable, 'dataset_id+relational_mention': the mention is «أبيه» or «جده» and the narrator before him
   has this narrator's ism as his father's (grandfather's) name.
 - probable, 'dataset_id+mention_not_his_name': the link at this place does not name him (another name, or
@@ -28,28 +35,35 @@ from ingest.isnad_reading import Link
 from ingest.narrator_names import NameForms
 
 CONFIRMED = ("confirmed", "dataset_id+text_names_narrator")
+SINGLED_OUT = ("confirmed", "dataset_id+homonym_name+teacher_student")
+HOMONYM = ("probable", "dataset_id+homonym_name")
+CONTRADICTED = ("ambiguous", "dataset_id+homonym_contradicted")
 RELATIONAL = ("probable", "dataset_id+relational_mention")
 NOT_HIS_NAME = ("probable", "dataset_id+mention_not_his_name")
 NOT_IN_TEXT = ("unresolved", "dataset_id_not_in_text")
 NOT_IN_INDEX = ("unresolved", "dataset_id_not_in_index")
+SHOWN = frozenset({"confirmed", "probable"})  # the statuses that show the dataset's id
+PLACED = frozenset({CONFIRMED, SINGLED_OUT, HOMONYM, CONTRADICTED, RELATIONAL})  # the text bears the node out
 
 
 @dataclass(frozen=True)
 class NodeReading:
-    """Where a node stands in the text (the index of its link, or None) and what that makes of it."""
+    """Where a node stands in the text (the index of its link, or None) and what that makes of it; for a
+    contradicted homonym, the homonyms the student lists point at."""
 
     link: int | None
     status: str
     method: str
+    homonyms: tuple[int, ...] = ()
 
     @property
     def narrator_shown(self) -> bool:
-        return self.status != "unresolved"
+        return self.status in SHOWN
 
     @property
     def placed(self) -> bool:
         """Whether the text bears the node out at its place (its name, or a relation the chain confirms)."""
-        return (self.status, self.method) in (CONFIRMED, RELATIONAL)
+        return (self.status, self.method) in PLACED
 
 
 def _stands_for(forms: NameForms, narrators: Sequence[int | None], index: int, link: Link) -> bool:

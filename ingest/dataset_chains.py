@@ -16,6 +16,7 @@ from ingest import ids
 from ingest.chain_checks import ChainText, Life, failed_checks
 from ingest.chain_reading import NodeReading, read_chain
 from ingest.context import ImportContext, Row
+from ingest.homonyms import StudentLists, weigh_homonyms
 from ingest.isnad_reading import Link, read_links
 from ingest.narrator_names import NameForms
 
@@ -23,6 +24,7 @@ CHAINS_FILE = "narrators/kaggle_muslimscholars/kaggle_chains_aligned.csv.gz"
 SOURCE = "muslimscholars-derived"
 ALIGNED = "aligned"
 MAX_POSITION = 99  # node ids leave two digits to the position
+ATTESTED = "attested"  # the student lists' relations; AR-Sanad's, bridged by name, are only probable
 NAME_WORD_KINDS = frozenset({"dataset_name", "isnad_form"})  # the clean name forms: no notice text
 
 HadithIndex = dict[tuple[int, str], int]
@@ -38,12 +40,15 @@ class DatasetChain:
 
 @dataclass(frozen=True)
 class Reader:
-    """What reading a chain against its text needs: the texts, the names, the narrators' lives."""
+    """What reading a chain against its text needs: the texts, the names (every form; the clean forms alone,
+    whose words say who else a mention names), the narrators' lives, the student lists."""
 
     texts: Mapping[int, str]
     forms: NameForms
+    clean_forms: NameForms
     name_words: Mapping[str, int]
     lives: Mapping[int, Life]
+    lists: StudentLists
 
 
 def add_dataset_chains(ctx: ImportContext, hadith_index: HadithIndex, tally: Counter[str]) -> dict[int, set[int]]:
@@ -64,6 +69,7 @@ def _reader(ctx: ImportContext) -> Reader:
     variants = [v for v in ctx.tables["narrator_name_variant"] if v["script"] == "ar"]
     names = [(row["narrator_id"], row["name_ar"]) for row in narrators if row.get("name_ar")]
     forms = NameForms(names, [(v["narrator_id"], v["form"]) for v in variants])
+    clean = NameForms(names, [(v["narrator_id"], v["form"]) for v in variants if v["kind"] in NAME_WORD_KINDS])
     words: Counter[str] = Counter()
     for variant in variants:
         if variant["kind"] in NAME_WORD_KINDS:
@@ -73,7 +79,9 @@ def _reader(ctx: ImportContext) -> Reader:
         for row in narrators
     }
     texts = {row["hadith_id"]: row["text_ar"] for row in ctx.tables["hadith"] if row.get("text_ar")}
-    return Reader(texts, forms, words, lives)
+    relations = ctx.tables["transmission_relation"]
+    lists = StudentLists.of((r["teacher_id"], r["student_id"]) for r in relations if r["status"] == ATTESTED)
+    return Reader(texts, forms, clean, words, lives, lists)
 
 
 def _chain_records(ctx: ImportContext, hadith_index: HadithIndex, tally: Counter[str]) -> list[DatasetChain]:
@@ -117,7 +125,8 @@ def _add_chain(ctx: ImportContext, chain: DatasetChain, number: int, reader: Rea
     text = reader.texts.get(chain.hadith_id, "")
     links = read_links(text, reader.name_words)
     narrators = [scholar if scholar in reader.lives else None for scholar in chain.scholars]
-    readings = read_chain(narrators, links, reader.forms)
+    read = read_chain(narrators, links, reader.forms)
+    readings = weigh_homonyms(narrators, read, links, reader.clean_forms, reader.lists)
     confirmed_share = sum(reading.status == "confirmed" for reading in readings) / len(readings)
     for position, (scholar, reading) in enumerate(zip(chain.scholars, readings, strict=True), start=1):
         row = _node(chain_id, position, reading, links, scholar)

@@ -32,12 +32,14 @@ his linked rijal notices (which bring the nisbas the dataset's names often lack:
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from app.text.arabic import name_word, name_words, normalize
 from ingest.isnad_parser import KINSHIP_PRONOUNS, is_kinship_pronoun
 
 _HEADS = frozenset({"عبد", "ابو", "ام", "ذو"})
-_SKIPPED = frozenset({"بن", "بنت", "يعني", "هو", "وهو"})
+_NASAB = frozenset({"بن", "بنت"})
+_SKIPPED = _NASAB | {"يعني", "هو", "وهو"}
 _GLOSSES = frozenset({"هو", "وهو", "يعني"})
 _DESCRIPTIONS = frozenset({"مولي", "زوج", "صاحب", "خادم"})  # «حمران مولى عثمان», «عائشة زوج النبي»
 _RUNS_ON = frozenset({"ابو", "بن", "عبد", "ام", "ذو"})  # a clause ending on one of these is cut mid-name
@@ -162,6 +164,11 @@ def _in_order(ancestor: str, descendant: str, forms: list[list[str]]) -> bool:
     return False
 
 
+def _pairs_in_order(pairs: list[tuple[str, str]], form: list[str]) -> bool:
+    """Every «X بن Y» is in this form, Y after X, word for word."""
+    return all(man in form and forebear in form[form.index(man) + 1 :] for man, forebear in pairs)
+
+
 def _nasab_pairs(mention: str) -> list[tuple[str, str]]:
     """(man, forebear) for each «X بن Y» of a mention: «محمد بن إبراهيم التيمي» -> (محمد, ابراهيم)."""
     words = name_words(mention)
@@ -172,6 +179,15 @@ def _nasab_pairs(mention: str) -> list[tuple[str, str]]:
             if man and forebear:
                 pairs.append((man[0], forebear[0]))
     return pairs
+
+
+@dataclass(frozen=True)
+class _Form:
+    """One form of a narrator's name: its units in order, and as a set."""
+
+    narrator: int
+    units: list[str]
+    held: frozenset[str]
 
 
 class NameForms:
@@ -187,6 +203,16 @@ class NameForms:
             self._forms.setdefault(narrator, []).append(name_units(form))
         self._units = {n: frozenset(unit for units in forms for unit in units) for n, forms in self._forms.items()}
         self._known = frozenset(unit for units in self._units.values() for unit in units)
+        self._openers: dict[str, list[_Form]] = {}  # unit -> the forms that open with it
+        self._forebears: dict[str, list[_Form]] = {}  # unit -> the forms that hold it, not opening with it
+        self._named: dict[str, frozenset[int]] = {}
+        for narrator, his in self._forms.items():
+            for units in his:
+                self._index(_Form(narrator, units, frozenset(units)))
+
+    def _index(self, form: _Form) -> None:
+        for unit in form.held:
+            (self._openers if unit == form.units[0] else self._forebears).setdefault(unit, []).append(form)
 
     def names(self, mention: str, narrator: int) -> bool:
         """The first unit agrees, at most one in three of the others lacks (a nisba may lack), every «X بن Y»
@@ -200,6 +226,25 @@ class NameForms:
             return False
         forms = self._forms[narrator]
         return all(_in_order(forebear, man, forms) for man, forebear in _nasab_pairs(text))
+
+    def named(self, mention: str) -> frozenset[int]:
+        """Every narrator whom the mention names word for word: one of his forms holds each of its units (its
+        nisbas too, no letter apart), its first unit opens that form (ism, kunya, laqab or nisba, as the form
+        comes) or, after «ابن», stands in it after another (a forebear's name), and every «X بن Y» is in its
+        order. «يحيى بن سعيد» names Yahya b. Sa'id al-Ansari and al-Qattan; «البراء» does not name 'Ubayd b.
+        al-Bara', nor «ابن عباس» al-'Abbas himself, nor «عبد الله بن عمرو» Jabir b. 'Abd Allah b. 'Amr."""
+        if mention not in self._named:
+            text = _said_clauses(mention)
+            self._named[mention] = frozenset() if is_kinship_pronoun(mention) else self._word_for_word(text)
+        return self._named[mention]
+
+    def _word_for_word(self, text: str) -> frozenset[int]:
+        units, words = name_units(text), name_words(text)
+        if not units:
+            return frozenset()
+        pairs, said = _nasab_pairs(text), frozenset(units)
+        forms = (self._forebears if words[0] in _NASAB else self._openers).get(units[0], [])
+        return frozenset(f.narrator for f in forms if said <= f.held and _pairs_in_order(pairs, f.units))
 
     def is_name(self, mention: str) -> bool:
         """Whether a mention opens with a unit of some narrator's name, or is a relational one («أبيه»)."""

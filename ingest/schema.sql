@@ -307,7 +307,8 @@ CREATE TABLE chain_check (                      -- an integrity check a dataset 
     check_number   integer NOT NULL,            -- 1-based, in the order the checks run
     code           text NOT NULL CHECK (code IN ('repeated_narrator', 'order_against_text', 'narrator_missing',
                                                  'tahwil_flattened', 'co_narrators_flattened',
-                                                 'no_companion_at_top', 'impossible_meeting')),
+                                                 'no_companion_at_top', 'impossible_meeting',
+                                                 'homonym_contradicted')),
     reason         text NOT NULL,
     PRIMARY KEY (chain_id, check_number)
 );

@@ -5,11 +5,11 @@ app.text.arabic and app.text.latin, so that the importer and the API compare tex
 
 The name forms are the narrator_name_variant forms, the parts of a dataset name that the dataset
 writes apart («أبو هريرة - عبد الرحمن بن صخر الدوسي», «Abu Karayb, Muhammad bin al-'Ala'»), and the
-mentions located in the text at confirmed chain nodes (the isnad's own «الزهري», «ابن شهاب»), kept
-when a narrator is named so at least MIN_MENTIONS times, the mention names him in at least
-MIN_MENTION_SHARE of its confirmed occurrences, and it is more than a kinship pronoun («أبيه») or a
-lone particle («ابن»). `prior` ranks narrators who occur in more chains first
-when names tie: log(1 + chain nodes) / log(1 + the largest count).
+mentions located in the text at chain nodes whose mention names their narrator (confirmed, or probable
+as a homonym's name too: the isnad's own «الزهري», «ابن شهاب», «سفيان»), kept when a narrator is named
+so at least MIN_MENTIONS times, the mention names him in at least MIN_MENTION_SHARE of those occurrences,
+and it is more than a kinship pronoun («أبيه») or a lone particle («ابن»). `prior` ranks narrators who
+occur in more chains first when names tie: log(1 + chain nodes) / log(1 + the largest count).
 """
 
 import math
@@ -18,6 +18,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 
 from app.text import arabic, latin
+from ingest.chain_reading import CONFIRMED, HOMONYM, SINGLED_OUT
 from ingest.context import ImportContext, Row
 from ingest.isnad_parser import is_kinship_pronoun
 
@@ -82,6 +83,9 @@ def _variant_forms(ctx: ImportContext) -> Iterator[Row]:
                 yield {**variant, "form": part}
 
 
+NAMING = frozenset({CONFIRMED[1], SINGLED_OUT[1], HOMONYM[1]})  # the methods of a mention that names him
+
+
 def _mention_forms(ctx: ImportContext) -> Iterator[Row]:
     """One form per narrator and mention key, written as the text most often writes it."""
     written: dict[tuple[int, str], Counter[str]] = defaultdict(Counter)
@@ -89,7 +93,7 @@ def _mention_forms(ctx: ImportContext) -> Iterator[Row]:
     named: Counter[str] = Counter()
     for node in ctx.tables["chain_node"]:
         mention = node["mention_ar"]
-        if node["resolution_status"] != "confirmed" or not mention or is_kinship_pronoun(mention):
+        if node["method"] not in NAMING or not mention or is_kinship_pronoun(mention):
             continue
         key = (node["narrator_id"], arabic.name_key(mention))
         written[key][mention] += 1

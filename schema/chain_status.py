@@ -14,14 +14,20 @@ DATASET = "dataset"  # the origin of a chain the cited dataset lists (the import
 @strawberry.enum(description="What the evidence says of a chain node's narrator.")
 class ResolutionStatus(Enum):
     confirmed = strawberry.enum_value(
-        "confirmed", description="The text's own mention at this place names the narrator (one of his name forms)."
+        "confirmed",
+        description="The text's own mention at this place names the narrator (one of his name forms) and no "
+        "homonym, or homonyms too and the teacher/student lists single him out by his neighbours in the chain.",
     )
     probable = strawberry.enum_value(
         "probable",
-        description="One candidate, from weaker evidence (a relational mention such as «أبيه», or an id "
-        "whose mention in the text is not his name).",
+        description="One candidate, from weaker evidence (a relational mention such as «أبيه», an id whose "
+        "mention in the text is not his name, or a name his homonyms bear too with nothing to single him out).",
     )
-    ambiguous = strawberry.enum_value("ambiguous", description="Several candidates; no narrator id is given.")
+    ambiguous = strawberry.enum_value(
+        "ambiguous",
+        description="Several candidates (a homonym's name, the lists pointing at homonyms, not at the "
+        "dataset's narrator); no narrator id is given.",
+    )
     unresolved = strawberry.enum_value("unresolved", description="No candidate; no narrator id is given.")
 
 
@@ -45,6 +51,11 @@ class ChainCheckCode(Enum):
     )
     impossible_meeting = strawberry.enum_value(
         "impossible_meeting", description="By the dataset's years, a teacher and his student could not have met."
+    )
+    homonym_contradicted = strawberry.enum_value(
+        "homonym_contradicted",
+        description="A node's mention names homonyms too, and the teacher/student lists point at them, not at the "
+        "dataset's narrator.",
     )
 
 

@@ -9,12 +9,16 @@ from tests.graphql_client import data_of, execute, nfc, rows
 MUSLIM_8A = 200092  # the Jibril hadith: two strands read as one series, Ibn 'Umar and 'Umar missing
 BUKHARI_1 = 100001
 BUKHARI_2 = 100002  # Hisham b. 'Urwa «عن أبيه»
+BUKHARI_3 = 100003  # «يحيى بن بكير»: the dataset's Yahya b. Yahya b. Bukayr, the lists' Yahya b. 'Abd Allah b. Bukayr
+YAHYA_B_YAHYA, IBN_BUKAYR, LAYTH = 30399, 30239, 20023
 ABUDAWUD_11 = 300011  # the text's Muhammad b. Yahya b. Faris, the dataset's Muhammad b. Yahya b. Habban
 ABUDAWUD_12 = 300012  # «عن عمه، واسع بن حبان»
 
 CHAINS = """query ($id: Int!) { get_hadith_chains(hadith_id: $id) { chains { chain_id evidence_status
   failed_checks { code reason }
   nodes { position narrator_id mention_ar resolution_status method } } } }"""
+OCCURRENCES = """query ($id: Int!) { get_narrator_hadiths(narrator_id: $id, limit: 50) {
+  items { canonical_reference } } }"""
 OBSERVATIONS = """query ($a: Int!, $b: Int!) {
   get_transmission_relation(narrator_a_id: $a, narrator_b_id: $b, limit: 20) {
     chain_observations { chain_id evidence_status } } }"""
@@ -127,3 +131,60 @@ async def test_every_confirmed_mention_shares_a_name_unit_with_its_narrator(data
 
     assert len(confirmed) > 1000
     assert sum(sharing) / len(sharing) >= 0.995
+
+
+async def test_a_homonym_name_with_nothing_to_single_him_out_is_only_probable(client: httpx.AsyncClient) -> None:
+    """«مالك» names Malik b. Anas and every other Malik; the lists give 'Abd Allah b. Yusuf (below) and Hisham
+    b. 'Urwa (above) to none of them alone."""
+    node = await _node(client, BUKHARI_2, 2)
+
+    assert (node["narrator_id"], node["resolution_status"], node["method"]) == (
+        20001,
+        "probable",
+        "dataset_id+homonym_name",
+    )
+
+
+async def test_the_student_lists_confirm_a_homonym_name_they_single_out(client: httpx.AsyncClient) -> None:
+    """«الليث» names al-Layth b. Sa'd and other Laythes; the lists give him Yahya b. Bukayr and 'Uqayl alone."""
+    node = await _node(client, BUKHARI_3, 2)
+
+    assert (node["narrator_id"], node["resolution_status"], node["method"]) == (
+        LAYTH,
+        "confirmed",
+        "dataset_id+homonym_name+teacher_student",
+    )
+
+
+async def test_the_student_lists_pointing_at_a_homonym_leave_the_node_ambiguous_and_say_so(
+    client: httpx.AsyncClient,
+) -> None:
+    (chain,) = await _chains(client, BUKHARI_3)
+    nodes = chain["nodes"]
+    assert isinstance(nodes, list)
+
+    assert nodes[0] == {
+        "position": 1,
+        "narrator_id": None,
+        "mention_ar": "يَحْيَى بْنُ بُكَيْرٍ",
+        "resolution_status": "ambiguous",
+        "method": "dataset_id+homonym_contradicted",
+    }
+    checks = chain["failed_checks"]
+    assert isinstance(checks, list)
+    assert chain["evidence_status"] == "insufficient_evidence"
+    assert {
+        "code": "homonym_contradicted",
+        "reason": f"position 1: «يَحْيَى بْنُ بُكَيْرٍ» names {YAHYA_B_YAHYA} and homonyms alike; the student lists "
+        f"point at {IBN_BUKAYR}, not at the dataset's {YAHYA_B_YAHYA}",
+    } in checks
+
+
+async def test_a_narrator_lists_only_the_occurrences_his_name_and_the_lists_confirm(client: httpx.AsyncClient) -> None:
+    listed = {}
+    for narrator in (YAHYA_B_YAHYA, LAYTH):
+        answer = data_of(await execute(client, OCCURRENCES, id=narrator), "get_narrator_hadiths")
+        listed[narrator] = {item["canonical_reference"] for item in answer["items"]}
+
+    assert "bukhari:3" not in listed[YAHYA_B_YAHYA]
+    assert "bukhari:3" in listed[LAYTH]

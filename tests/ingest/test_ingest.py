@@ -110,7 +110,9 @@ def test_bukhari_1_has_its_six_narrators_in_order(imported: ImportReport, databa
     )
     assert [r["narrator_id"] for r in rows] == [30418, 20005, 11062, 11213, 11042, 3]
     assert [r["position"] for r in rows] == [1, 2, 3, 4, 5, 6]
-    assert all(r["resolution_status"] == "confirmed" for r in rows)
+    # «سفيان» names every Sufyan, «عمر بن الخطاب» another narrator of that name too: the student lists single
+    # neither out by his neighbours, and the dataset's id stays probable
+    assert [r["resolution_status"] for r in rows] == ["confirmed", "probable", *["confirmed"] * 3, "probable"]
     assert all(r["mention_ar"] and r["transmission_term_ar"] for r in rows)
     assert [normalize(r["mention_ar"]) for r in rows] == [
         "الحميدي عبد الله بن الزبير",

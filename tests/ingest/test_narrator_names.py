@@ -54,3 +54,33 @@ def test_a_mention_does_not_name_another_man(mention: str, narrator: int) -> Non
 def test_a_relation_is_read_through_the_narrator_before_it() -> None:
     assert FORMS.relation_holds("أَبِيهِ", HISHAM, URWA)
     assert not FORMS.relation_holds("أَبِيهِ", URWA, HISHAM)
+
+
+HOMONYMS = NameForms(
+    {
+        11062: "يحيى بن سعيد بن قيس الأنصاري",
+        20031: "يحيى بن سعيد بن فروخ القطان",
+        400: "البراء بن عازب بن الحارث",
+        10795: "عبيد بن البراء بن عازب الأنصاري الحارثي",
+        17: "عبد الله بن العباس بن عبد المطلب",
+        100: "العباس بن عبد المطلب بن هاشم",
+        29: "عبد الله بن عمرو بن العاص",
+        34: "جابر بن عبد الله بن عمرو السلمي الأنصاري",
+    }.items(),
+    [(34, "عبد الله")],  # an isnad form of Jabir's, as AR-Sanad gives it
+)
+
+
+@pytest.mark.parametrize(
+    ("mention", "named"),
+    [
+        ("يَحْيَى بْنُ سَعِيدٍ", {11062, 20031}),  # the homonyms: nothing in the words tells them apart
+        ("يَحْيَى بْنُ سَعِيدٍ الْأَنْصَارِيُّ", {11062}),  # the nisba is al-Ansari's alone
+        ("الْبَرَاءَ", {400}),  # not his son 'Ubayd b. al-Bara': a forebear's name opens no form of his
+        ("ابْنِ عَبَّاسٍ", {17}),  # the son of al-'Abbas, not al-'Abbas himself
+        ("عَبْدِ اللَّهِ بْنِ عَمْرٍو", {29}),  # no one form of Jabir's says it
+        ("أَبِيهِ", set()),  # a relation names nobody by itself
+    ],
+)
+def test_a_mention_names_word_for_word_every_narrator_whose_forms_carry_it(mention: str, named: set[int]) -> None:
+    assert HOMONYMS.named(mention) == named

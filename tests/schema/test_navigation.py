@@ -112,7 +112,8 @@ async def test_a_narrators_hadiths_are_the_first_confirmed_by_id_within_limit(
         "SELECT DISTINCT c.hadith_id FROM chain_node n JOIN chain c USING (chain_id)"
         " WHERE n.narrator_id = 11062 AND n.resolution_status = 'confirmed' ORDER BY c.hadith_id",
     )
-    assert [r["hadith_id"] for r in stored] == [100001, 200106, 300012, 400153, 500023]
+    # 200106's «يحيى بن سعيد» is al-Qattan's name too, and the student lists single neither out: probable
+    assert [r["hadith_id"] for r in stored] == [100001, 300012, 400153, 500023]
     document = """query ($limit: Int) { get_hadith_chains(hadith_id: 100001) {
         chains { nodes { narrator_id narrator {
         hadiths(limit: $limit) { items { hadith_id canonical_reference } } } } } } }"""
@@ -123,8 +124,8 @@ async def test_a_narrators_hadiths_are_the_first_confirmed_by_id_within_limit(
         assert yahya["hadiths"]["items"][0]["canonical_reference"] == "bukhari:1"
         return [h["hadith_id"] for h in yahya["hadiths"]["items"]]
 
-    assert await hadiths(3) == [100001, 200106, 300012]
-    assert await hadiths(None) == [100001, 200106, 300012, 400153, 500023]
+    assert await hadiths(3) == [100001, 300012, 400153]
+    assert await hadiths(None) == [100001, 300012, 400153, 500023]
 
 
 async def test_a_hadith_reaches_its_chains_within_limit(client: httpx.AsyncClient) -> None:

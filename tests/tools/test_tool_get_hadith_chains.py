@@ -11,18 +11,20 @@ MUSLIM_INTRO_1 = 200001  # no dataset chain: one chain parsed from the isnad
 IBNMAJAH_22 = 600022  # two dataset chains
 
 
-def _node(position: int, narrator_id: int, mention: str, term: str) -> dict[str, object]:
+def _node(position: int, narrator_id: int, mention: str, term: str, homonyms: bool = False) -> dict[str, object]:
+    """A node whose mention names him; as a homonym's name too, with nothing to single him out, only probable
+    (confidence: the chain's score times its share of confirmed nodes)."""
     return {
         "position": position,
         "narrator_id": narrator_id,
         "mention_ar": mention,
         "transmission_term_ar": term,
-        "resolution_status": "confirmed",
-        "confidence": 1.0,
+        "resolution_status": "probable" if homonyms else "confirmed",
+        "confidence": 0.667 if homonyms else 1.0,
     }
 
 
-async def test_bukhari_1_has_one_confirmed_chain_of_six_nodes(client: httpx.AsyncClient) -> None:
+async def test_bukhari_1_has_one_chain_of_six_nodes_two_of_them_homonyms_names(client: httpx.AsyncClient) -> None:
     chains = await tool_data(client, "get_hadith_chains", hadith_id=BUKHARI_1)
 
     assert nfc(chains) == {
@@ -33,11 +35,11 @@ async def test_bukhari_1_has_one_confirmed_chain_of_six_nodes(client: httpx.Asyn
                 "chain_number": 1,
                 "nodes": [
                     _node(1, 30418, "الْحُمَيْدِيُّ عَبْدُ اللَّهِ بْنُ الزُّبَيْرِ", "حَدَّثَنَا"),
-                    _node(2, 20005, "سُفْيَانُ", "حَدَّثَنَا"),
+                    _node(2, 20005, "سُفْيَانُ", "حَدَّثَنَا", homonyms=True),
                     _node(3, 11062, "يَحْيَى بْنُ سَعِيدٍ الْأَنْصَارِيُّ", "حَدَّثَنَا"),
                     _node(4, 11213, "مُحَمَّدُ بْنُ إِبْرَاهِيمَ التَّيْمِيُّ", "أَخْبَرَنِي"),
                     _node(5, 11042, "عَلْقَمَةَ بْنَ وَقَّاصٍ اللَّيْثِيَّ", "سَمِعَ"),
-                    _node(6, 3, "عُمَرَ بْنَ الْخَطَّابِ", "سَمِعْتُ"),
+                    _node(6, 3, "عُمَرَ بْنَ الْخَطَّابِ", "سَمِعْتُ", homonyms=True),
                 ],
                 "evidence_status": "fact",
                 "provenance": [

@@ -10,7 +10,7 @@ UMAR, ALQAMA, AL_TAYMI = 3, 11042, 11213  # adjacent in the chain of Bukhari 1: 
 BUKHARI_1 = 100001
 
 
-def _observation(upper: int, lower: int, upper_position: int) -> dict[str, object]:
+def _observation(upper: int, lower: int, upper_position: int, status: str = "fact") -> dict[str, object]:
     """The observation of `upper` and `lower` in the chain of Bukhari 1 (chain 1, node ids 100 + position)."""
     lower_position = upper_position - 1
     return {
@@ -21,7 +21,7 @@ def _observation(upper: int, lower: int, upper_position: int) -> dict[str, objec
         "lower_narrator_id": lower,
         "upper_node_id": 100 + upper_position,
         "lower_node_id": 100 + lower_position,
-        "evidence_status": "fact",
+        "evidence_status": status,
         "provenance": [
             provenance(
                 1,
@@ -103,7 +103,8 @@ async def test_umar_and_alqama_have_no_record_only_a_chain_observation_reported_
         "narrator_a_id": 3,
         "narrator_b_id": 11042,
         "relations": [],
-        "chain_observations": [_observation(UMAR, ALQAMA, 6)],
+        # 'Umar's node is only probable («عمر بن الخطاب» is another narrator's name too): an inference
+        "chain_observations": [_observation(UMAR, ALQAMA, 6, "inference")],
         "evidence_status": "insufficient_evidence",
         "truncated": False,
         "capability_note": NOT_RECORDED,
