@@ -4,11 +4,12 @@ instead of queueing until the database's pool times out.
 Requests to `/graphql`, `/tools` and `/mcp` take one of `ISNAD_MAX_IN_FLIGHT` places. When none is
 free, a request waits for one in a short queue: at most `ISNAD_MAX_QUEUED` requests, each for at most
 `ISNAD_QUEUE_WAIT_MS`. A request the queue cannot take, or that waited its time out, is answered 503
-`UPSTREAM_UNAVAILABLE` with `Retry-After`, in the error envelope of its surface (`app/http/refusals.py`),
+`UPSTREAM_UNAVAILABLE` with `Retry-After: 1`, in the error envelope of its surface (`app/http/refusals.py`),
 before any of its work; when neither a place nor the queue can take it, the front door
-(`app/http/front_door.py`) sheds it before any middleware, with the same answer. Everything else (`/healthz`,
-`/readyz`, `/metrics`, GraphiQL's files) is never held back. The bound is per worker process: N workers
-admit N times as many.
+(`app/http/front_door.py`) answers it before any middleware. Either way its connection is not read again
+for that second (`app/http/slow_clients.py`): a client that sends again at once cannot take the worker's
+time from the admitted requests. Everything else (`/healthz`, `/readyz`, `/metrics`, GraphiQL's files) is
+never held back. The bound is per worker process: N workers admit N times as many.
 """
 
 import asyncio
@@ -23,6 +24,13 @@ GUARDED_PATHS = ("/graphql", "/tools", "/mcp")
 RETRY_AFTER_S = 1
 BUSY = UpstreamUnavailable("The server is at capacity; retry shortly.")
 BUSY_HEADERS = {"retry-after": str(RETRY_AFTER_S)}
+SHED = "isnad.shed"  # set on the scope of a request refused for capacity: its connection rests (slow_clients.py)
+
+
+def shed(scope: Scope) -> None:
+    """Mark `scope` as refused for capacity: the server reads nothing more on its connection for
+    `RETRY_AFTER_S`, the wait its `Retry-After` asked for."""
+    scope[SHED] = True
 
 
 def guarded(scope: Scope) -> bool:
@@ -83,6 +91,7 @@ class Admission:
             await self.app(scope, receive, send)
             return
         if not await self.places.enter():
+            shed(scope)
             await refusal(scope, 503, BUSY, BUSY_HEADERS)(scope, receive, send)
             return
         try:

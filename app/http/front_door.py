@@ -6,7 +6,8 @@ before the other middleware, routing and the request log.
 - A request to `/graphql`, `/tools` or `/mcp` that admission could not take (no place free and the queue full,
   `app/http/admission.py`): 503 `UPSTREAM_UNAVAILABLE` with `Retry-After`, the answer admission gives, its
   bytes built once at start-up. It is counted in `isnad_admissions_refused_total{reason="queue_full"}` and
-  `isnad_requests_total`, not written to the request log (under overload that would be a line per refusal).
+  `isnad_requests_total`, not written to the request log (under overload that would be a line per refusal),
+  and its connection rests for the second its `Retry-After` asks (`app/http/slow_clients.py`).
   A request with an `Origin` (its refusal needs CORS' headers) or an API key (its client's rate limit
   answers 429 first) goes the usual way, where admission refuses it with the same envelope.
 
@@ -19,7 +20,7 @@ from functools import lru_cache
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app import metrics
-from app.http.admission import BUSY, BUSY_HEADERS, Places, guarded
+from app.http.admission import BUSY, BUSY_HEADERS, Places, guarded, shed
 from app.http.graphql import GRAPHQL_RESPONSE, response_media_type
 from app.http.observability import surface
 from app.http.probes import ALIVE, Probes
@@ -66,7 +67,7 @@ class FrontDoor:
         elif scope["path"] in ("/healthz", "/readyz") and scope["method"] in PROBE_METHODS:
             await self.probe(scope, send)
         elif self.places.full() and guarded(scope):
-            await self.shed(scope, receive, send)
+            await self.refuse(scope, receive, send)
         else:
             await self.app(scope, receive, send)
 
@@ -76,7 +77,7 @@ class FrontDoor:
         length = (b"content-length", str(len(body)).encode())
         await _answer(send, status, [JSON_TYPE, length, *identity.headers()], body)
 
-    async def shed(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.perf_counter()
         headers = dict(scope["headers"])
         if any(name in headers for name in GOES_THE_USUAL_WAY):
@@ -84,6 +85,7 @@ class FrontDoor:
             return
         graphql = scope["path"] == GRAPHQL_PATH
         answer, body = self.busy[graphql, graphql and _modern(headers.get(b"accept"))]
+        shed(scope)
         await _answer(send, 503, [*answer, *RequestIdentity.of_headers(headers).headers()], body)
         QUEUE_FULL.inc()
         metrics.record(Observation(surface(scope["path"]), error=BUSY.code), 503, time.perf_counter() - started)
