@@ -35,6 +35,7 @@ from app.http.probes import Probes
 from app.http.profiles import API_KEY_HEADER, Profiles
 from app.http.rate_limits import RateLimits, parse_rates
 from app.http.refusals import router_refusal
+from app.http.shedding import STATE_KEY, Shedding
 from app.http.tools import Tools
 from app.metrics import MetricsEndpoint
 from app.settings import Settings, load_settings
@@ -52,14 +53,14 @@ CORS_EXPOSED_HEADERS = [
 ]
 
 
-def edge(settings: Settings, profiles: Profiles, places: Places, probes: Probes) -> list[Middleware]:
+def edge(settings: Settings, profiles: Profiles, shedding: Shedding, probes: Probes) -> list[Middleware]:
     """What every answer goes through, outermost first: the front door (the probes, and the requests admission
     cannot take, answered before the rest), observation (request id, trace context, metrics, the request log),
     a client that leaves cancels its work, CORS for the allowed origins (credentials never allowed), rate limits
     per client (429), admission (a bound on requests in flight, 503 beyond it), revalidation (ETag, 304), then
     gzip above `compress_min_bytes`."""
     return [
-        Middleware(FrontDoor, places, probes),
+        Middleware(FrontDoor, shedding, probes),
         Middleware(Observed),
         Middleware(CancelOnDisconnect),
         Middleware(
@@ -71,7 +72,7 @@ def edge(settings: Settings, profiles: Profiles, places: Places, probes: Probes)
             max_age=600,
         ),
         Middleware(RateLimits, parse_rates(settings.rate_limits, profiles.names), profiles),
-        Middleware(Admission, places),
+        Middleware(Admission, shedding.places),
         Middleware(Revalidation),
         Middleware(GZipMiddleware, minimum_size=settings.compress_min_bytes),
     ]
@@ -108,16 +109,16 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
     )
     tools = Tools(schema, executor, documents, manifest, profiles, settings.max_body_bytes)
     mcp = McpEndpoint(tools, settings.max_body_bytes)
-    places = Places(settings.max_in_flight, settings.max_queued, settings.queue_wait_ms)
+    shedding = Shedding(Places(settings.max_in_flight, settings.max_queued, settings.queue_wait_ms))
     readiness = Readiness(settings, database_url, data_version.read_on, schema=True)
     probes = Probes(readiness, data_version, settings.ready_interval_ms, settings.ready_timeout_ms)
 
     @asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Shedding]]:
         await data_version.refresh()
         gc.freeze()  # what start-up built lives as long as the process: the collector need not scan it again
         async with mcp.running(), probes.watching():
-            yield
+            yield {STATE_KEY: shedding}  # uvicorn hands it to its protocol: `serve` sheds at the connection
         await reads.dispose()
         await engine.dispose()
 
@@ -132,14 +133,14 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
             Route("/mcp", mcp),
             Route("/metrics", MetricsEndpoint(settings.metrics_dir, settings.pool_size).scrape, methods=["GET"]),
         ],
-        middleware=edge(settings, profiles, places, probes),
+        middleware=edge(settings, profiles, shedding, probes),
         exception_handlers={HTTPException: router_refusal},
         lifespan=lifespan,
     )
     app.state.engine = engine
     app.state.reads = reads
     app.state.probes = probes
-    app.state.admission = places
+    app.state.admission = shedding.places
     app.state.data_version = data_version
     app.state.executor = executor
     app.state.tools = tools

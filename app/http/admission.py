@@ -5,8 +5,8 @@ Requests to `/graphql`, `/tools` and `/mcp` take one of `ISNAD_MAX_IN_FLIGHT` pl
 free, a request waits for one in a short queue: at most `ISNAD_MAX_QUEUED` requests, each for at most
 `ISNAD_QUEUE_WAIT_MS`. A request the queue cannot take, or that waited its time out, is answered 503
 `UPSTREAM_UNAVAILABLE` with `Retry-After: 1`, in the error envelope of its surface (`app/http/refusals.py`),
-before any of its work; when neither a place nor the queue can take it, the front door
-(`app/http/front_door.py`) answers it before any middleware. Either way its connection is not read again
+before any of its work; when neither a place nor the queue can take it, it is shed before the app runs
+(`app/http/shedding.py`). Either way its connection is not read again
 for that second (`app/http/slow_clients.py`): a client that sends again at once cannot take the worker's
 time from the admitted requests. Everything else (`/healthz`, `/readyz`, `/metrics`, GraphiQL's files) is
 never held back. The bound is per worker process: N workers admit N times as many.
@@ -37,7 +37,10 @@ def guarded(scope: Scope) -> bool:
     """Whether a request is one that admission and rate limits apply to: the API's own endpoints."""
     if scope["type"] != "http":  # the lifespan and websockets have no path to guard
         return False
-    path: str = scope["path"]
+    return guarded_path(scope["path"])
+
+
+def guarded_path(path: str) -> bool:
     return any(path == p or path.startswith(f"{p}/") for p in GUARDED_PATHS)
 
 

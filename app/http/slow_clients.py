@@ -12,14 +12,10 @@ well). `GuardedProtocol` is its httptools protocol with these bounds, each check
     a head of more than ISNAD_MAX_HEADER_BYTES, or more than ISNAD_MAX_HEADERS headers
                                                      -> 431, closed, and the app never sees the request
 
-A connection whose request was refused for capacity (admission's 503, `app/http/admission.py`'s `shed`) is
-not read again for the second its `Retry-After` asks: a client that sends its next request at once waits in
-its own socket, so that a thousand of them cannot spend the worker's loop on refusals while the admitted
-requests wait their turn in it; a client that honours `Retry-After` sees no difference.
-
 Each refusal carries the error envelope of the path asked (`app/refusals.py`), is counted in
 `isnad_connections_refused_total{reason}` and logged in one line at INFO, never with a traceback.
-`serve` and the test server run uvicorn with `--http app.http.slow_clients:GuardedProtocol`.
+`serve` and the test server run uvicorn with `--http app.http.slow_clients:GuardedProtocol`, which builds on
+`app/http/shedding_protocol.py`'s protocol (overload: shedding at the connection, resting refused ones).
 """
 
 import asyncio
@@ -27,11 +23,11 @@ import logging
 from functools import cache
 from typing import Any
 
-from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import STATUS_LINE
 
 from app.errors import ApiError, LimitExceeded, QueryRejected
-from app.http.admission import RETRY_AFTER_S, SHED
 from app.http.refusals import refusal
+from app.http.shedding_protocol import SheddingProtocol
 from app.metrics import CONNECTIONS_REFUSED
 from app.settings import Settings, load_settings
 
@@ -45,7 +41,7 @@ def _settings() -> Settings:
     return load_settings()
 
 
-class GuardedProtocol(HttpToolsProtocol):
+class GuardedProtocol(SheddingProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         settings = _settings()
@@ -124,12 +120,6 @@ class GuardedProtocol(HttpToolsProtocol):
         self.reading_body = False
         self._disarm()
         super().on_message_complete()
-
-    def on_response_complete(self) -> None:
-        super().on_response_complete()
-        if self.scope.get(SHED) and not self.transport.is_closing():
-            self.flow.pause_reading()
-            self.loop.call_later(RETRY_AFTER_S, self.flow.resume_reading)
 
     # --- the bounds -------------------------------------------------------------------------------------
 
