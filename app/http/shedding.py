@@ -25,7 +25,6 @@ from app.observation import Observation
 
 Headers = list[tuple[bytes, bytes]]
 GOES_THE_USUAL_WAY = (b"origin", API_KEY_HEADER.encode())
-QUEUE_FULL = ADMISSIONS_REFUSED.labels("queue_full")
 STATE_KEY = "isnad.shedding"  # the lifespan state's key that hands `Shedding` to the protocol
 
 
@@ -59,6 +58,6 @@ class Shedding:
         started = time.perf_counter()
         graphql = path == GRAPHQL_PATH
         answer, body = self.answers[graphql, graphql and _modern(headers.get(b"accept"))]
-        QUEUE_FULL.inc()
+        ADMISSIONS_REFUSED.labels("queue_full").inc()  # labelled here: at import, each process would get a file
         metrics.record(Observation(surface(path), error=BUSY.code), 503, time.perf_counter() - started)
         return [*answer, *RequestIdentity.of_headers(headers).headers()], body
