@@ -330,9 +330,11 @@ async def select_one(connection: asyncpg.Connection) -> None:
 
 
 class Readiness:
-    """Whether the database answers, asked on a connection of its own, opened for each check and bounded by
-    ISNAD_READY_TIMEOUT_MS in all: never the request pool, which may be busy. Checks asked while one runs share it,
-    so that probes cannot open more than one connection at a time."""
+    """Whether the database answers, asked on a connection of its own, bounded by ISNAD_READY_TIMEOUT_MS in all: never
+    the request pool, which may be busy. Checks asked while one runs share it, so that probes cannot open more than
+    one connection at a time. A check may keep its connection for the next (`keep`, the background checks of
+    `/readyz`: one round trip a check instead of a connection's several); any other closes it, and a failed check
+    drops it."""
 
     def __init__(self, settings: Settings, url: str, probe: Probe = select_one, schema: bool = False) -> None:
         self._url = f"postgresql://{sqlalchemy_url(url).partition('://')[2]}"  # as asyncpg takes it
@@ -341,21 +343,31 @@ class Readiness:
         wanted = {"search_path": search_path(settings)} if schema else {}
         self._arguments = connect_arguments("isnad-graphql readyz", wanted, settings.pooled)
         self._check: asyncio.Task[bool] | None = None
+        self._kept: asyncpg.Connection | None = None
 
-    async def ready(self) -> bool:
+    async def ready(self, keep: bool = False) -> bool:
         if self._check is None or self._check.done():
-            self._check = asyncio.create_task(self._ask())
+            self._check = asyncio.create_task(self._ask(keep))
         return await asyncio.shield(self._check)
 
-    async def _ask(self) -> bool:
-        connection: asyncpg.Connection | None = None
+    def release(self) -> None:
+        """Close the connection a check kept, if any."""
+        if self._kept is not None:
+            self._kept.terminate()
+            self._kept = None
+
+    async def _ask(self, keep: bool) -> bool:
+        connection, self._kept = self._kept, None
         try:
             async with asyncio.timeout(self._timeout_s):
-                connection = await asyncpg.connect(self._url, timeout=self._timeout_s, **self._arguments)
+                if connection is None or connection.is_closed():
+                    connection = await asyncpg.connect(self._url, timeout=self._timeout_s, **self._arguments)
                 await self._probe(connection)
         except Exception:  # whatever it is, the database is not ready
+            keep = False
             return False
         finally:
-            if connection is not None:
+            if connection is not None and not keep:
                 connection.terminate()  # at once: a polite close would wait on a stalled link
+            self._kept = connection if keep else None
         return True

@@ -3,7 +3,8 @@
 
 `/readyz` reads the database on the readiness connection (`app.data.database.Readiness`: its own, never the
 request pool, within ISNAD_READY_TIMEOUT_MS), which also reads the data version. While the app's lifespan
-runs (`serve`), each worker checks in the background every ISNAD_READY_INTERVAL_MS, and a probe answers
+runs (`serve`), each worker checks in the background every ISNAD_READY_INTERVAL_MS, on a connection it keeps
+from one check to the next (one round trip a check, while the loop may be slow to turn), and a probe answers
 the last check at once with its age, `checked_ms_ago`: a probe costs no round trip to the database, however
 busy the worker. A probe that finds no background check, or a last one older than twice the interval plus
 the timeout (the checks are not keeping up), checks itself; concurrent probes share one check.
@@ -50,8 +51,8 @@ class Probes:
         version = self.data_version.current  # read by the readiness check itself
         return 200, orjson.dumps({"status": "ready", "data_version": version.as_json() if version else None, **age})
 
-    async def check(self) -> Check:
-        self.last = Check(await self.readiness.ready(), time.monotonic())
+    async def check(self, keep: bool = False) -> Check:
+        self.last = Check(await self.readiness.ready(keep), time.monotonic())
         return self.last
 
     @asynccontextmanager
@@ -66,8 +67,9 @@ class Probes:
             task.cancel()
             with suppress(asyncio.CancelledError):
                 await task
+            self.readiness.release()
 
     async def _watch(self) -> None:
         while True:
-            await self.check()
+            await self.check(keep=True)
             await asyncio.sleep(self.interval_s)

@@ -1,11 +1,14 @@
 """/readyz answered from the background check: while the app's lifespan runs, a probe answers the last check
 with its age and opens no connection of its own; without it, or when the last check is too old, a probe
-checks itself. The check is counted by wrapping the readiness connection's `ready`, never timed."""
+checks itself. The check is counted by wrapping the readiness connection's `ready`, never timed; the
+background checks keep their connection from one to the next."""
 
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
+import asyncpg
 import pytest
 
 from app.http.probes import Check, Probes
@@ -24,9 +27,9 @@ class Counted:
         self.ready = ready
         self.calls = 0
 
-    async def __call__(self) -> bool:
+    async def __call__(self, keep: bool = False) -> bool:
         self.calls += 1
-        answer = await self.check()
+        answer = await self.check(keep)
         return answer if self.ready is None else self.ready
 
 
@@ -89,3 +92,25 @@ async def test_a_probe_that_finds_the_last_check_too_old_checks_itself(
         assert counted.calls == checks + 1
     assert answer.status_code == 200
     assert answer.json()["checked_ms_ago"] == 0
+
+
+async def test_the_background_checks_keep_their_connection_and_a_probe_of_its_own_closes_it(
+    imported: ImportReport, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened: list[asyncpg.Connection] = []
+    connect = asyncpg.connect
+
+    async def counted(*args: Any, **kwargs: Any) -> asyncpg.Connection:
+        opened.append(await connect(*args, **kwargs))
+        return opened[-1]
+
+    monkeypatch.setattr(asyncpg, "connect", counted)
+    async with serving(api_settings(database_url, ready_interval_ms=INTERVAL_MS), database_url) as served:
+        probes: Probes = served.app.state.probes
+        kept = [(await probes.check(keep=True)).ready for _ in range(3)]
+        assert len(opened) == 1 and not opened[0].is_closed()
+        assert (await probes.check()).ready
+        assert len(opened) == 1 and opened[0].is_closed()
+        assert (await probes.check()).ready
+        assert len(opened) == 2 and opened[1].is_closed()
+    assert kept == [True] * 3
