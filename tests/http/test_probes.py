@@ -35,21 +35,26 @@ class Counted:
 
 @asynccontextmanager
 async def probed(
-    database_url: str, monkeypatch: pytest.MonkeyPatch, ready: bool | None = None
+    database_url: str, monkeypatch: pytest.MonkeyPatch, ready: bool | None = None, watched: bool = False
 ) -> AsyncIterator[tuple[Served, Probes, Counted]]:
+    """An app whose readiness checks are counted; `watched`: with the background checks running, after the first."""
     settings = api_settings(database_url, ready_interval_ms=INTERVAL_MS)
     async with serving(settings, database_url) as served:
         probes: Probes = served.app.state.probes
         counted = Counted(probes, ready)
         monkeypatch.setattr(probes.readiness, "ready", counted)
-        yield served, probes, counted
+        if not watched:
+            yield served, probes, counted
+            return
+        async with probes.watching():
+            await eventually(lambda: probes.last is not None)
+            yield served, probes, counted
 
 
 async def test_while_the_background_check_runs_a_probe_answers_it_without_a_check_of_its_own(
     imported: ImportReport, database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with probed(database_url, monkeypatch) as (served, probes, counted), probes.watching():
-        await eventually(lambda: probes.last is not None)
+    async with probed(database_url, monkeypatch, watched=True) as (served, _, counted):
         checks = counted.calls
         answers = [await served.client.get("/readyz") for _ in range(5)]
         assert counted.calls == checks
@@ -63,8 +68,7 @@ async def test_while_the_background_check_runs_a_probe_answers_it_without_a_chec
 async def test_a_failed_background_check_is_answered_503(
     imported: ImportReport, database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with probed(database_url, monkeypatch, ready=False) as (served, probes, counted), probes.watching():
-        await eventually(lambda: probes.last is not None)
+    async with probed(database_url, monkeypatch, ready=False, watched=True) as (served, _, counted):
         answer = await served.client.get("/readyz")
         assert counted.calls == 1
     assert answer.status_code == 503
@@ -84,8 +88,7 @@ async def test_without_the_background_check_each_probe_checks(
 async def test_a_probe_that_finds_the_last_check_too_old_checks_itself(
     imported: ImportReport, database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with probed(database_url, monkeypatch) as (served, probes, counted), probes.watching():
-        await eventually(lambda: probes.last is not None)
+    async with probed(database_url, monkeypatch, watched=True) as (served, probes, counted):
         checks = counted.calls
         probes.last = Check(True, time.monotonic() - probes.max_age_s - 1)  # as if the checks stopped
         answer = await served.client.get("/readyz")
