@@ -92,6 +92,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
         settings.request_timeout_ms / 1000,
         settings.suggestions,
         reads.pick,
+        reads.instead_of,
     )
     documents = Documents(schema, settings.max_tokens, settings.suggestions)
     manifest = load_manifest(DEFAULT_DIR)

@@ -210,6 +210,9 @@ class Row(Protocol):
     def values(self) -> Iterable[Any]: ...
 
 
+Reroute = Callable[[AsyncEngine], AsyncEngine | None]  # the pool to read from instead of one unreachable
+
+
 class RequestDatabase:
     """One request's access to the database: its statements run one at a time on one pooled connection.
 
@@ -219,8 +222,9 @@ class RequestDatabase:
     by the session's default, with the session's statement timeout: no BEGIN and ROLLBACK round trips.
     """
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, reroute: Reroute | None = None) -> None:
         self._engine = engine
+        self._reroute = reroute  # where to read instead when `engine` cannot be reached (app/data/replicas.py)
         self._connection: PoolProxiedConnection | None = None
         self._lock = asyncio.Lock()
         self._running: asyncio.Task[Any] | None = None  # the task whose statement is in flight
@@ -253,7 +257,7 @@ class RequestDatabase:
         (a restart) fails at its first statement: that one is retried once on a fresh connection, which is
         safe, as the request has read nothing yet."""
         first = self._connection is None
-        connection = self._connection or await self._connect()
+        connection = self._connection or await self._first_connection()
         try:
             return await _run(connection, plan, params)
         except Exception as error:
@@ -262,7 +266,19 @@ class RequestDatabase:
             self._connection = None
             connection.invalidate(error)
             await self._engine.dispose()  # the pool's other idle connections died with this one
-        return await _run(await self._connect(), plan, params)
+        return await _run(await self._first_connection(), plan, params)
+
+    async def _first_connection(self) -> PoolProxiedConnection:
+        """The request's connection; when its server cannot be reached (a replica that went down since its last
+        check), one from where `reroute` says instead, once: the request has read nothing yet."""
+        try:
+            return await self._connect()
+        except Exception as error:
+            instead = self._reroute(self._engine) if self._reroute is not None and _is_upstream(error) else None
+            if instead is None:
+                raise
+        self._engine = instead
+        return await self._connect()
 
     async def _connect(self) -> PoolProxiedConnection:
         with POOL_WAITING.track_inprogress():
