@@ -66,7 +66,7 @@ def pieces(text: str) -> Iterator[Piece]:
             continue
         yield from reader.flush()
         if heading := _HEADING.match(line):
-            yield Piece("heading", " ".join(line[heading.end() :].split()), number)
+            yield Piece("heading", " ".join(_MILESTONE.sub(" ", line[heading.end() :]).split()), number)
         elif line.startswith(_PARAGRAPH):
             reader.take(line[len(_PARAGRAPH) :], number)
     yield from reader.flush()
