@@ -20,7 +20,7 @@ agreement)."""
 import re
 from dataclasses import dataclass, field
 
-from ingest.openiti import UNNUMBERED_PAGE, Piece, pieces
+from ingest.openiti import PageWait, Piece, pieces
 
 _MARKER = re.compile(r"\[(\d+)\]")
 _HADITH_NUMBER = re.compile(r"(\d+) -")
@@ -56,19 +56,14 @@ class _Split:
 
     def __init__(self) -> None:
         self.passages: list[Passage] = []
-        self.unpaged: list[Passage] = []
+        self.pages = PageWait()
         self.current: Passage | None = None
 
     def open(self, number: int, heading: str | None, line: int) -> Passage:
         self.current = Passage(number, len(self.passages) + 1, heading, line)
         self.passages.append(self.current)
-        self.unpaged.append(self.current)
+        self.pages.wait(self.current)
         return self.current
-
-    def page(self, milestone: str) -> None:
-        for passage in self.unpaged:
-            passage.page = None if milestone == UNNUMBERED_PAGE else milestone
-        self.unpaged = []
 
     def read(self) -> list[Passage]:
         return [passage for passage in self.passages if passage.parts]
@@ -79,7 +74,7 @@ def marked_passages(text: str) -> list[Passage]:
     split, heading = _Split(), None
     for piece in pieces(text):
         if piece.kind == "page":
-            split.page(piece.text)
+            split.pages.close(piece.text)
         elif piece.kind == "heading" and (marker := _MARKER.fullmatch(piece.text)):
             _open_marked(split, int(marker.group(1)), heading, piece.line)
         elif piece.kind == "heading":
@@ -109,7 +104,7 @@ def numbered_passages(text: str) -> list[Passage]:
     split, previous = _Split(), None
     for piece in pieces(text):
         if piece.kind == "page":
-            split.page(piece.text)
+            split.pages.close(piece.text)
             continue
         number = _HADITH_NUMBER.fullmatch(piece.text) if piece.kind == "heading" else None
         if number:

@@ -14,7 +14,7 @@ runs of spaces are one space.
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 HEADER_END = "#META#Header#End#"
 UNNUMBERED_PAGE = "PageV00P000"
@@ -32,6 +32,26 @@ class Piece:
     kind: Kind
     text: str  # a page's milestone ('PageV01P187')
     line: int  # the line of the file where it starts
+
+
+class Paged(Protocol):
+    page: str | None
+
+
+class PageWait:
+    """What starts in a text (a notice, a passage) waits for the milestone that closes the page it starts on."""
+
+    def __init__(self) -> None:
+        self.waiting: list[Paged] = []
+
+    def wait(self, item: Paged) -> None:
+        self.waiting.append(item)
+
+    def close(self, milestone: str) -> None:
+        """Give each waiting item its page: the milestone, or none for an unnumbered page."""
+        for item in self.waiting:
+            item.page = None if milestone == UNNUMBERED_PAGE else milestone
+        self.waiting = []
 
 
 class _Reader:

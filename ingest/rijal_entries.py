@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ingest.openiti import UNNUMBERED_PAGE, Piece, pieces
+from ingest.openiti import PageWait, Piece, pieces
 from ingest.verdicts import DEATH, TABAQA, VERDICT_OPENING, own_text
 
 FIRST_HEADING = "حرف الألف"
@@ -56,12 +56,12 @@ class _Reading:
     def __init__(self) -> None:
         self.read: list[_Open] = []
         self.current: _Open | None = None  # the notice whose paragraphs are being read
-        self.unpaged: list[_Open] = []  # the notices whose page no milestone has closed yet
+        self.pages = PageWait()
         self.after_bare_number = False
 
     def take(self, piece: Piece) -> None:
         if piece.kind == "page":
-            self.page(None if piece.text == UNNUMBERED_PAGE else piece.text)
+            self.pages.close(piece.text)
             return
         if not self.opens(piece):
             if piece.kind == "heading":
@@ -79,13 +79,8 @@ class _Reading:
         self.close(piece.line)
         self.current = _Open(int(number.group(1)), piece.line, [number.group(2)] if number.group(2) else [])
         self.read.append(self.current)
-        self.unpaged.append(self.current)
+        self.pages.wait(self.current)
         return True
-
-    def page(self, milestone: str | None) -> None:
-        for notice in self.unpaged:
-            notice.page = milestone
-        self.unpaged = []
 
     def close(self, line: int) -> None:
         if self.current:
