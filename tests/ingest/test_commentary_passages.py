@@ -3,12 +3,14 @@ staged passages of the same texts, and the hand-checked disagreements of eval/co
 still as they were checked."""
 
 import csv
+import gzip
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ingest.commentary import WORKS, Work
+from ingest.commentary import WORKS, QuoteRarity, Work, _Passages
 from ingest.commentary_passages import Passage, marked_passages, numbered_passages
 from ingest.context import ImportContext
 from ingest.openiti import UNNUMBERED_PAGE
@@ -43,12 +45,12 @@ Staged = dict[int, dict[str, Any]]
 
 
 @cache
-def _read(work: Work) -> tuple[str, dict[int, Passage], Staged]:
+def _read(work: Work) -> tuple[dict[int, Passage], Staged]:
     ctx = ImportContext(shared_data_dir())
-    text = ctx.text(work.path, "the text", "test")
+    computed = work.split(ctx.text(work.path, "the text", "test"))
     path = f"commentary/{STAGED[work.source_id]}.jsonl.gz"
     staged = {entry["seq"]: entry for _, entry in ctx.jsonl(path, "the oracle", "test")}
-    return text, {passage.seq: passage for passage in work.split(text)}, staged
+    return {passage.seq: passage for passage in computed}, staged
 
 
 def _number(work: Work, entry: dict[str, Any]) -> int:
@@ -63,7 +65,7 @@ def _heading(work: Work, entry: dict[str, Any]) -> str | None:
 def test_the_computed_passages_are_the_staged_ones_but_where_the_staged_ones_left_a_particle_or_took_a_page_before(
     work: Work,
 ) -> None:
-    _, computed, staged = _read(work)
+    computed, staged = _read(work)
 
     assert computed.keys() <= staged.keys()
     assert all(not staged[seq]["text"].strip() for seq in staged.keys() - computed.keys())  # empty between markers
@@ -84,7 +86,7 @@ def _page(milestone: str) -> str | None:
 def test_a_heading_is_the_staged_one_but_where_the_staged_one_kept_a_milestone() -> None:
     kept_milestones = {}
     for work in WORKS:
-        _, computed, staged = _read(work)
+        computed, staged = _read(work)
         for seq, passage in computed.items():
             if passage.heading != _heading(work, staged[seq]):
                 kept_milestones[(work.source_id, seq)] = (_heading(work, staged[seq]), passage.heading)
@@ -136,7 +138,7 @@ def test_the_forty_are_divided_by_their_numbers_each_titled_by_the_line_before_i
 
 
 def _field(work: Work, field: str, seq: int) -> tuple[str, str]:
-    _, computed, staged = _read(work)
+    computed, staged = _read(work)
     passage, entry = computed[seq], staged[seq]
     values = {
         "text": (passage.text[-60:], entry["text"][-60:]),
@@ -157,3 +159,18 @@ def test_each_hand_checked_disagreement_is_still_the_same() -> None:
         work = works[row["source_id"]]
         assert _field(work, row["field"], int(row["seq"])) == (row["computed"], row["staged"]), row
         assert row["right"] in {"computed", "staged", "neither"}
+
+
+def test_a_passage_read_from_a_line_whose_bytes_are_not_utf8_is_left_out_and_reported(tmp_path: Path) -> None:
+    sindi, line = WORKS[0], 84  # the line of al-Sindi's marker [2]
+    lines = gzip.decompress((shared_data_dir() / sindi.path).read_bytes()).split(b"\n")
+    lines[line - 1] = lines[line - 1][:6] + b"\xff" + lines[line - 1][6:]  # after «# [2] »
+    (tmp_path / sindi.path).parent.mkdir(parents=True)
+    (tmp_path / sindi.path).write_bytes(gzip.compress(b"\n".join(lines)))
+    ctx = ImportContext(tmp_path)
+
+    _Passages(ctx, sindi, {}, QuoteRarity([], set())).read()
+
+    seqs = {row["seq"] for row in ctx.tables["commentary_passage"]}
+    assert 2 not in seqs and {1, 3} <= seqs
+    assert ctx.bad_rows() == [f"{sindi.path}:{line}: bytes that are not UTF-8 at offset 6 of the line"]
