@@ -10,14 +10,11 @@ run: p50, p99 and max per tool. The API's time is a whole request (HTTP in proce
 anchor's a call of its Python function (no HTTP). A script that prints figures, never a test.
 """
 
-import argparse
 import asyncio
-import statistics
 import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -26,7 +23,8 @@ from rich.table import Table
 from app.data.embedded import database_url
 from app.settings import load_settings
 from bench.search_anchor import Anchor, built_anchor
-from bench.search_eval import QUERIES, TOP, EvalQuery, Metrics, answers, api_client, rank_of, read_queries
+from bench.search_bench import percentile, queries_and_rounds
+from bench.search_eval import TOP, EvalQuery, Metrics, answers, api_client, rank_of, read_queries
 
 Timings = dict[str, list[float]]  # tool -> seconds
 
@@ -79,10 +77,6 @@ def quality(api: dict[str, Metrics], anchor: dict[str, Metrics]) -> Table:
     return out
 
 
-def _ms(values: list[float], percent: int) -> str:
-    return f"{statistics.quantiles(values, n=100, method='inclusive')[percent - 1] * 1000:.2f}"
-
-
 def latency(api: Timings, anchor: Timings) -> Table:
     out = Table(title="time per query, one at a time (ms)")
     for column in ("tool", "engine", "runs", "p50", "p99", "max"):
@@ -90,15 +84,13 @@ def latency(api: Timings, anchor: Timings) -> Table:
     for tool in sorted(api):
         for engine, timings in (("API (whole request)", api), ("anchor (tantivy call)", anchor)):
             values = timings[tool]
-            out.add_row(tool, engine, str(len(values)), _ms(values, 50), _ms(values, 99), f"{max(values) * 1000:.2f}")
+            figures = (percentile(values, 50), percentile(values, 99), max(values) * 1000)
+            out.add_row(tool, engine, str(len(values)), *(f"{ms:.2f}" for ms in figures))
     return out
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--queries", type=Path, default=QUERIES)
-    parser.add_argument("--rounds", type=int, default=5)
-    options = parser.parse_args(argv)
+    options = queries_and_rounds(__doc__, argv)
     queries = read_queries(options.queries)
     settings = load_settings()
     console = Console(width=None if sys.stdout.isatty() else 160)

@@ -58,6 +58,11 @@ def search_kinds(api: Server, document_id: str, sets: Sequence[Variables]) -> li
     return [Configuration(name, "API", api, bodies, None) for name, bodies in {**kinds, **by_tiers}.items() if bodies]
 
 
+def _anchor_name(api_row: str) -> str:
+    """The anchor's row beside the API's row `api_row`: the same bodies."""
+    return api_row.replace("API", "search anchor (tantivy):", 1).replace(" (persisted, documentId)", "")
+
+
 def anchor_twins(
     stack: ExitStack, url: str, schema: str, configs: Sequence[Configuration], document_ids: dict[str, str],
     console: Console,
@@ -79,7 +84,7 @@ def anchor_twins(
     if (failure := wait_ready(anchor)) is not None:
         raise SystemExit(failure)
     return [
-        Configuration(config.name.replace("API", "search anchor (tantivy)", 1), "anchor", anchor, config.bodies, None)
+        Configuration(_anchor_name(config.name), "anchor", anchor, config.bodies, None)
         for config in configs
         if config.role == "API" and any(tool in config.name for tool in SEARCHES)
     ]
