@@ -146,7 +146,7 @@ def _texts(ctx: ImportContext, collection: str, words: dict[str, int]) -> dict[i
     return texts
 
 
-def _collections(chains: Iterable[UpstreamChain]) -> Iterator[tuple[UpstreamChain, int]]:
+def collection_blocks(chains: Iterable[UpstreamChain]) -> Iterator[tuple[UpstreamChain, int]]:
     """Each chain with the index of its collection: its id's block, never one before the previous row's."""
     block = 0
     for chain in chains:
@@ -225,7 +225,7 @@ def computed_alignment(ctx: ImportContext) -> list[Alignment]:
     names = _names(ctx)
     aligners: dict[int, _Aligner] = {}
     alignments = []
-    for chain, block in _collections(upstream_chains(ctx)):
+    for chain, block in collection_blocks(upstream_chains(ctx)):
         if block not in aligners:
             collection = COLLECTIONS[block]
             aligners[block] = _Aligner(collection, _texts(ctx, collection, names.words), names)

@@ -8,7 +8,16 @@ from functools import cache
 
 import pytest
 
-from ingest.chain_alignment import ALIGNED, CHAINS_FILE, COLLECTIONS, Alignment, computed_alignment, unit_keys
+from ingest.chain_alignment import (
+    ALIGNED,
+    CHAINS_FILE,
+    COLLECTIONS,
+    Alignment,
+    UpstreamChain,
+    collection_blocks,
+    computed_alignment,
+    unit_keys,
+)
 from ingest.context import ImportContext
 from tests.conftest import REPO, shared_data_dir
 
@@ -94,3 +103,10 @@ def test_two_units_a_letter_apart_share_a_key_and_short_ones_only_themselves() -
     assert unit_keys("سلمان") & unit_keys("سلمن")
     assert unit_keys("بكر") == {"بكر"}
     assert not unit_keys("بكر") & unit_keys("بشر")
+
+
+def test_a_placeholder_id_keeps_the_block_of_the_row_before_it_and_a_new_block_starts_a_collection() -> None:
+    ids = [1, 2, 1, 10_102, 45, 2, 10_103, 20_001, 1]  # Bukhari 1, 2, a placeholder; Muslim, two placeholders; ...
+    chains = [UpstreamChain(row, hadith_id, (1,)) for row, hadith_id in enumerate(ids)]
+
+    assert [block for _, block in collection_blocks(chains)] == [0, 0, 0, 1, 1, 1, 1, 2, 2]
