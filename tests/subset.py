@@ -53,7 +53,6 @@ class Kept:
 
     in_book: set[tuple[str, str, str]] = field(default_factory=set)
     numbers: dict[str, set[str]] = field(default_factory=lambda: {c: set() for c in COLLECTIONS})
-    whole_numbers: dict[str, set[int]] = field(default_factory=lambda: {c: set() for c in COLLECTIONS})
     lk_rows: set[tuple[str, str]] = field(default_factory=set)
 
 
@@ -107,9 +106,6 @@ def _crosswalk(src: Path, dst: Path, kept: Kept) -> None:
         kept.in_book.add((coll, row["hj_kitab_chapterId"], row["hj_idInBook"]))
         if row["fawaz_hadithnumber"]:
             kept.numbers[coll].add(number_key(row["fawaz_hadithnumber"]))
-        whole = row["fawaz_arabicnumber"] if coll == "muslim" else row["fawaz_hadithnumber"]
-        if whole:
-            kept.whole_numbers[coll].add(int(float(whole)))
 
 
 def _lk_crosswalk(src: Path, dst: Path, kept: Kept) -> None:
@@ -150,16 +146,6 @@ def _filters(kept: Kept) -> dict[str, Keep]:
     return filters
 
 
-def _commentary_keep(kept: Kept) -> Keep:
-    def keep(row: dict[str, Any]) -> bool:
-        if row["collection"] not in kept.whole_numbers:
-            return True  # the forties are kept whole
-        marker = row.get("marker_no")
-        return marker is not None and int(marker) in kept.whole_numbers[row["collection"]]
-
-    return keep
-
-
 def _lk_keep(kept: Kept) -> Keep:
     return lambda row: (row["source_file"], number_key(row["Hadith_number"])) in kept.lk_rows
 
@@ -186,8 +172,6 @@ def build_subset(data_dir: Path, out: Path) -> Path:
         dst.parent.mkdir(parents=True, exist_ok=True)
         if rel in filters:
             (_filter_jsonl if rel.endswith(".jsonl.gz") else _filter_csv)(src, dst, filters[rel])
-        elif rel.startswith("commentary/") and rel.endswith(".jsonl.gz"):
-            _filter_jsonl(src, dst, _commentary_keep(kept))
         elif rel.startswith("hadith/lk_hadith_corpus/"):
             _filter_csv(src, dst, _lk_keep(kept))
         else:
