@@ -4,17 +4,21 @@ the hadith-api number, and no fawaz record is given twice. Three passes, each on
 
 1. the same English (`english_exact`; `english_exact_ambiguous` when fawaz has that English more than once):
    first the fawaz record at the record's own in-book reference (kitab, index in kitab), then the records of
-   the same kitab in the order of both editions, then fawaz records with no in-book reference (0/0); never a
-   record of another kitab, where generic English («This hadith has been narrated on the authority of Zuhri
-   with the same chain») would find a different hadith;
+   the same kitab in the order of both editions, then fawaz records with no in-book reference (0/0), then, for
+   an English of MIN_WORDS words or more found once in each edition, a record of another kitab; a generic
+   formula («This hadith has been narrated on the authority of Zuhri with the same chain») never goes to
+   another kitab, where it would find a different hadith;
 2. the fawaz record at the same in-book reference when their English words agree (Jaccard >= 0.6,
    `inbook_ref+english_jaccard`);
-3. the same opening (`english_opening`): where one edition writes a paragraph that the other splits or cuts
-   (fawaz's Malik joins Malik's own comment to the next hadith; hadith-json drops bracketed words and what
-   follows them), a fawaz record of the same kitab, at the same or an adjacent index in kitab or between the
-   fawaz records of the nearest paired records before and after, whose English opens with the same words
-   (OPENING, or all of the shorter text) and holds CONTAINED of the shorter text's words. The shorter text
-   must have MIN_WORDS words: a generic formula alone is too short to name a hadith.
+3. the same opening or ending (`english_contained`): where one edition writes a paragraph that the other
+   splits or cuts (fawaz's Malik joins Malik's own comment to the hadith after it; hadith-json drops bracketed
+   words and what follows them), a fawaz record of the same kitab, at the same or an adjacent index in kitab or
+   between the fawaz records of the nearest paired records before and after, whose English opens or ends with
+   the same words (OPENING, or all of the shorter text) and holds CONTAINED of the shorter text's words. The
+   shorter text must have MIN_WORDS words: a generic formula alone is too short to name a hadith.
+
+A record that hadith-json gives no Arabic (Malik's own comments) is never paired: the Arabic editions do not
+number it, and the fawaz record that holds its English is the number of the hadith joined to it.
 
 English is compared as words of letters only (hadith-json writes cross-reference numbers into some texts),
 lower case, without diacritics, apostrophes or quotes inside a word; the same English is the same letters,
@@ -119,6 +123,11 @@ class _Pairing:
         self.taken: set[int] = set()
         self.at_place = {f.place: j for j, f in reversed(list(enumerate(fawaz)))}  # the first at each place
 
+    def _open(self, i: int) -> bool:
+        """Whether the record may still be paired: not yet, and it has Arabic (Malik's comments have none, and
+        fawaz joins them to the hadith after them, whose number it is)."""
+        return i not in self.paired and self.records[i].arabic
+
     def _pair(self, i: int, j: int, method: str) -> None:
         self.paired[i] = (j, method)
         self.taken.add(j)
@@ -140,7 +149,7 @@ class _Pairing:
         ]
         for fits in rounds:
             for i, record in enumerate(self.records):
-                same = by_text.get(_text(record.words), []) if record.words and i not in self.paired else []
+                same = by_text.get(_text(record.words), []) if record.words and self._open(i) else []
                 free = [j for j in same if j not in self.taken and fits(record, self.fawaz[j])]
                 if free:
                     self._pair(i, free[0], "english_exact" if len(same) == 1 else "english_exact_ambiguous")
@@ -148,7 +157,7 @@ class _Pairing:
     def same_place(self) -> None:
         for i, record in enumerate(self.records):
             j = self.at_place.get(record.place)
-            if i in self.paired or j is None or j in self.taken:
+            if not self._open(i) or j is None or j in self.taken:
                 continue
             if jaccard(record.words, self.fawaz[j].words) >= JACCARD_MIN:
                 self._pair(i, j, "inbook_ref+english_jaccard")
@@ -156,7 +165,7 @@ class _Pairing:
     def same_edge(self) -> None:
         anchors = sorted(self.paired)
         for i, record in enumerate(self.records):
-            if i in self.paired or not record.arabic:
+            if not self._open(i):
                 continue
             found = [j for j in self._near(i, anchors) if same_edge(record.words, self.fawaz[j].words)]
             if found:
