@@ -1,12 +1,12 @@
 """What the evidence says of a chain and of its nodes: the statuses and integrity checks that the chains of a
-hadith and its isnad tree share."""
+hadith and its isnad tree share, and where a chain comes from."""
 
 from enum import Enum
 
 import strawberry
 
-from app.data.records import ChainRecord
-from schema.common import EvidenceStatus
+from app.data.records import ChainRecord, HadithChainsRecord
+from schema.common import EvidenceStatus, ObjectType, Provenance, Sources
 
 DATASET = "dataset"  # the origin of a chain the cited dataset lists (the importer reads the others from the text)
 
@@ -69,3 +69,20 @@ def chain_evidence(chain: ChainRecord) -> EvidenceStatus:
     """As get_hadith_chains: a dataset chain that passes every integrity check is a fact, any other chain not."""
     is_fact = chain.origin == DATASET and not chain.checks
     return EvidenceStatus.fact if is_fact else EvidenceStatus.insufficient_evidence
+
+
+def chain_provenance(sources: Sources, chain: ChainRecord, hadith: HadithChainsRecord) -> list[Provenance]:
+    """The chain's record, then the hadith's text that it is read against."""
+    text = hadith.text
+    return [
+        Provenance.of(sources, chain.chain_id, ObjectType.chain, chain.source_id, source_key=chain.source_key),
+        Provenance.of(
+            sources,
+            hadith.hadith_id,
+            ObjectType.hadith,
+            text.source_id,
+            source_key=text.source_key,
+            edition_id=text.edition_id,
+            locator=hadith.canonical_reference,
+        ),
+    ]

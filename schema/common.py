@@ -7,7 +7,7 @@ from typing import NewType, Self
 
 import strawberry
 
-from app.data.records import SourceRecord
+from app.data.records import HadithRecord, SourceRecord
 
 Sources = Mapping[str, SourceRecord]
 ObjectId = NewType("ObjectId", object)
@@ -99,3 +99,19 @@ def citation(source: SourceRecord, *, with_licence: bool = False) -> str:
     if with_licence and source.licence:
         text += f". Licence as stated: {source.licence}"
     return text
+
+
+def hadith_provenance(sources: Sources, record: HadithRecord) -> list[Provenance]:
+    """The source records of a hadith, each by its role; the Arabic text's with its in-book reference."""
+    return [
+        Provenance.of(
+            sources,
+            record.hadith_id,
+            ObjectType.hadith,
+            key.source_id,
+            source_key=key.source_key,
+            edition_id=key.edition_id,
+            locator=record.in_book_reference if key.role == "text_ar" else None,
+        )
+        for key in record.sources
+    ]

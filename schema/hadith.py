@@ -1,7 +1,7 @@
 """A hadith, its chains and their nodes, and the narrator summary that navigation reaches: the types that
 point at each other, together, each mapping its record (`from_record`)."""
 
-from typing import Annotated, Self
+from typing import Self
 
 import strawberry
 
@@ -25,11 +25,24 @@ from resolvers.reading_common import NumberedPage
 from resolvers.reading_hadith import hadith_of_collection, neighbour
 from resolvers.takhrij import isnad_tree_of_hadith, parallels_of_hadith
 from resolvers.tree_graph import GraphNode, merge
-from schema.chain_status import ChainCheck, ChainCheckCode, ResolutionStatus, chain_evidence
-from schema.common import EvidenceStatus, ObjectType, Provenance, Sources
+from schema.chain_status import ChainCheck, ChainCheckCode, ResolutionStatus, chain_evidence, chain_provenance
+from schema.common import EvidenceStatus, Provenance, Sources, hadith_provenance
 from schema.grade import GradeList
 from schema.info import Info, sources
-from schema.reading import CollectionSource, HadithLimit, ListLimit, Number, Page, PageNumber, page_of
+from schema.reading import (
+    ChainLimit,
+    CollectionSource,
+    GradeLimit,
+    HadithLimit,
+    ListLimit,
+    NarratorHadithLimit,
+    Number,
+    Page,
+    PageNumber,
+    ParallelLimit,
+    TreeLimit,
+    page_of,
+)
 from schema.takhrij import (
     Madar,
     ParallelList,
@@ -164,7 +177,7 @@ class Hadith:
     async def chains(
         self,
         info: Info,
-        limit: Annotated[int | None, strawberry.argument(description="How many chains at most (5, max 20).")] = None,
+        limit: ChainLimit = None,
     ) -> "HadithChains":
         return HadithChains.from_record(
             await chains_of_hadith(info.context, self.hadith_id, limit), await sources(info)
@@ -177,7 +190,7 @@ class Hadith:
     async def grades(
         self,
         info: Info,
-        limit: Annotated[int | None, strawberry.argument(description="How many grades at most (5, max 20).")] = None,
+        limit: GradeLimit = None,
     ) -> GradeList:
         found = await grades_of_hadith(info.context, self.hadith_id, limit)
         return GradeList.from_record(self.hadith_id, found, await sources(info))
@@ -189,7 +202,7 @@ class Hadith:
     async def parallels(
         self,
         info: Info,
-        limit: Annotated[int | None, strawberry.argument(description="How many parallels at most (5, max 20).")] = None,
+        limit: ParallelLimit = None,
     ) -> "ParallelList":
         found = await parallels_of_hadith(info.context, self.hadith_id, limit)
         return ParallelList.from_record(found, await sources(info))
@@ -201,9 +214,7 @@ class Hadith:
     async def isnad_tree(
         self,
         info: Info,
-        limit: Annotated[
-            int | None, strawberry.argument(description="How many parallels' chains to merge at most (5, max 20).")
-        ] = None,
+        limit: TreeLimit = None,
     ) -> "IsnadTree":
         found = await isnad_tree_of_hadith(info.context, self.hadith_id, limit)
         return IsnadTree.from_record(found, await sources(info))
@@ -235,18 +246,7 @@ class Hadith:
             text_ar=record.text_ar,
             text_fr=record.text_fr,
             evidence_status=EvidenceStatus.fact,
-            provenance=[
-                Provenance.of(
-                    sources,
-                    record.hadith_id,
-                    ObjectType.hadith,
-                    key.source_id,
-                    source_key=key.source_key,
-                    edition_id=key.edition_id,
-                    locator=record.in_book_reference if key.role == "text_ar" else None,
-                )
-                for key in record.sources
-            ],
+            provenance=hadith_provenance(sources, record),
         )
 
 
@@ -265,7 +265,7 @@ class NarratorSummary:
     async def hadiths(
         self,
         info: Info,
-        limit: Annotated[int | None, strawberry.argument(description="How many hadith at most (5, max 20).")] = None,
+        limit: NarratorHadithLimit = None,
     ) -> "HadithList":
         page = await hadiths_of_narrator(info.context, self.narrator_id, limit)
         catalog = await sources(info)
@@ -353,25 +353,13 @@ class Chain:
     def from_record(cls, chain: ChainRecord, hadith: HadithChainsRecord, sources: Sources) -> Self:
         """A dataset chain that passes its integrity checks is a fact of the dataset; one that fails a check, or a
         chain read from the text by the importer, is not."""
-        text = hadith.text
         return cls(
             chain_id=chain.chain_id,
             chain_number=chain.chain_number,
             nodes=[ChainNode.from_record(node) for node in chain.nodes],
             evidence_status=chain_evidence(chain),
             failed_checks=[ChainCheck(code=ChainCheckCode(check.code), reason=check.reason) for check in chain.checks],
-            provenance=[
-                Provenance.of(sources, chain.chain_id, ObjectType.chain, chain.source_id, source_key=chain.source_key),
-                Provenance.of(
-                    sources,
-                    hadith.hadith_id,
-                    ObjectType.hadith,
-                    text.source_id,
-                    source_key=text.source_key,
-                    edition_id=text.edition_id,
-                    locator=hadith.canonical_reference,
-                ),
-            ],
+            provenance=chain_provenance(sources, chain, hadith),
         )
 
 

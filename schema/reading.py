@@ -1,5 +1,5 @@
-"""The reader's shapes beside its navigation fields (schema/hadith.py): a page of a list in the collection's
-order, and the records of one role that a collection's hadith rows come from."""
+"""The reader's shapes beside its navigation fields (schema/hadith.py): the fields' arguments, a page of a list in
+the collection's order, and the records of one role that a collection's hadith rows come from."""
 
 from typing import Annotated, Generic, Self, TypeVar
 
@@ -16,6 +16,14 @@ PageNumber = Annotated[int | None, strawberry.argument(description="The page, fr
 ListLimit = Annotated[int | None, strawberry.argument(description="How many at most (20, max 100).")]
 HadithLimit = Annotated[int | None, strawberry.argument(description="How many hadith at most (10, max 50).")]
 Number = Annotated[str, strawberry.argument(description="Its number, as its collection writes it.")]
+# The navigation fields' own bounds (app/limits.py)
+ChainLimit = Annotated[int | None, strawberry.argument(description="How many chains at most (5, max 20).")]
+GradeLimit = Annotated[int | None, strawberry.argument(description="How many grades at most (5, max 20).")]
+ParallelLimit = Annotated[int | None, strawberry.argument(description="How many parallels at most (5, max 20).")]
+TreeLimit = Annotated[
+    int | None, strawberry.argument(description="How many parallels' chains to merge at most (5, max 20).")
+]
+NarratorHadithLimit = Annotated[int | None, strawberry.argument(description="How many hadith at most (5, max 20).")]
 
 
 @strawberry.type(description="A page of a list in its collection's order.")

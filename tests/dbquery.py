@@ -5,6 +5,8 @@ from typing import Any
 
 import asyncpg
 
+from tests.conftest import LIVE_SCHEMA
+
 
 async def _fetch(url: str, schema: str, sql: str, args: tuple[Any, ...]) -> list[asyncpg.Record]:
     conn = await asyncpg.connect(url)
@@ -21,6 +23,11 @@ def fetch(url: str, schema: str, sql: str, *args: Any) -> list[asyncpg.Record]:
 
 def scalar(url: str, schema: str, sql: str, *args: Any) -> Any:
     return fetch(url, schema, sql, *args)[0][0]
+
+
+def live_count(url: str, sql: str, *args: Any) -> int:
+    """A count read from the live schema."""
+    return int(scalar(url, LIVE_SCHEMA, sql, *args))
 
 
 FINGERPRINTED = {

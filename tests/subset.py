@@ -38,6 +38,12 @@ STAGED_NUMBERS = "hadith/crosswalks/hadith_json_to_fawaz_numbers.csv.gz"  # not 
 Keep = Callable[[dict[str, Any]], bool]
 
 
+def gzip_lines(path: Path) -> list[str]:
+    """The non-empty lines of a gzip'd data file."""
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        return [line for line in f if line.strip()]
+
+
 def number_key(value: object) -> str:
     """'1', 1, 1.0 and '1.0' are the same hadith number; a range such as '408-409' stays as it is."""
     try:
