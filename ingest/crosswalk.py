@@ -14,8 +14,8 @@ the hadith-api number, and no fawaz record is given twice. Three passes, each on
    splits or cuts (fawaz's Malik joins Malik's own comment to the hadith after it; hadith-json drops bracketed
    words and what follows them), a fawaz record of the same kitab, at the same or an adjacent index in kitab or
    between the fawaz records of the nearest paired records before and after, whose English opens or ends with
-   the same words (OPENING, or all of the shorter text) and holds CONTAINED of the shorter text's words. The
-   shorter text must have MIN_WORDS words: a generic formula alone is too short to name a hadith.
+   the same OPENING words and holds CONTAINED of the shorter text's words. The shorter text must have
+   MIN_WORDS words: a generic formula alone is too short to name a hadith.
 
 A record that hadith-json gives no Arabic (Malik's own comments) is never paired: the Arabic editions do not
 number it, and the fawaz record that holds its English is the number of the hadith joined to it.
@@ -41,7 +41,7 @@ from ingest.context import ImportContext
 FAWAZ_ENGLISH = "hadith/fawaz_hadith_csv/eng-{}.csv.gz"
 PURPOSE = "the hadith-number crosswalk, computed from the English of both editions"
 JACCARD_MIN = 0.6
-OPENING = 10  # words the two texts must open with
+OPENING = 10  # words the two texts must open or end with
 CONTAINED = 0.9  # share of the shorter text's distinct words that the longer holds
 MIN_WORDS = 20  # words of the shorter text
 NO_REFERENCE = ("0", "0")  # fawaz's in-book reference of a record that has none
@@ -75,10 +75,10 @@ def contained(a: list[str], b: list[str]) -> float:
 
 def same_edge(a: list[str], b: list[str]) -> bool:
     """Whether the two texts open or end with the same words and the longer holds the shorter."""
-    shorter = min(len(a), len(b))
-    edge = min(OPENING, shorter)
-    same = a[:edge] == b[:edge] or a[-edge:] == b[-edge:]
-    return shorter >= MIN_WORDS and same and contained(a, b) >= CONTAINED
+    if min(len(a), len(b)) < MIN_WORDS:  # never less than OPENING
+        return False
+    same = a[:OPENING] == b[:OPENING] or a[-OPENING:] == b[-OPENING:]
+    return same and contained(a, b) >= CONTAINED
 
 
 @dataclass(frozen=True)
