@@ -44,9 +44,10 @@ bench: setup
 	$(BIN)/python -m bench.api_bench
 
 # wrk on the eight tools and the anchor request, beside the floor and PostGraphile 4 (needs the full
-# database from `make ingest`, wrk, and postgraphile@4 under /tmp/pg4)
+# database from `make ingest`, wrk, and postgraphile@4 under /tmp/pg4); the searches also beside tantivy
+# over the same texts (the search anchor)
 bench-load: setup
-	$(BIN)/python -m bench.load
+	$(BIN)/python -m bench.load --search-anchor
 
 # The same, short, for CI: prints the table; fails only when a server does not start or answers wrong
 # data, never for speed; without wrk it checks the data only, without PostGraphile it runs the rest

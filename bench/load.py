@@ -3,7 +3,7 @@
 
     python -m bench.load [--seconds 15] [--rounds 2] [--threads 2] [--connections 32] [--warmup 2]
                          [--ids 2000] [--check-ids 100] [--tool-args 200] [--pg4-dir /tmp/pg4]
-                         [--workers 1] [--no-postgraphile] [--smoke]
+                         [--workers 1] [--no-postgraphile] [--smoke] [--only WORD ...] [--search-anchor]
 
 The anchor request: a hadith by id with its collection, its chains by chain_number, their nodes by
 position and each node's narrator. One command:
@@ -23,6 +23,8 @@ position and each node's narrator. One command:
    times (A B C .. A B C ..), each run after an untimed `--warmup`; reads each server's RSS after each
    run; prints one table: medians of the rounds, the SQL statements per request that the API reports
    (`server-timing`), RSS, ratios to the floor and to PostGraphile of the same run.
+`--search-anchor` adds the search anchor (bench/load_searches.py): every search row's bodies also sent to
+tantivy over the same texts, indexes built once from the database in a temporary folder.
 `--smoke` (for CI) makes it short: 3 s per run after 1 s of warm-up, 1 round, 200 ids, 20 checked,
 50 argument sets per tool; without wrk it stops after the checks. A slow server never fails it: it
 exits non-zero only when a server does not start or answers wrong data.
@@ -59,6 +61,7 @@ from bench.load_answers import (
     web,
 )
 from bench.load_report import machine, table
+from bench.load_searches import anchor_twins, search_kinds
 from bench.servers import (
     ROOT,
     Server,
@@ -122,24 +125,6 @@ def tool_configuration(api: Server, tool: str, document_id: str, draw: Draw) -> 
     sent = {"documentId": f"sha256:{document_id}"}
     bodies = [orjson.dumps({**sent, "variables": variables}) for variables in argument_sets]
     return Configuration(f"API {tool} (persisted, documentId)", "API", api, bodies, compared)
-
-
-def search_kinds(api: Server, document_id: str, draw: Draw) -> list[Configuration]:
-    """search_hadith's argument sets apart, by the statements they reach: the Arabic phrases (the wording
-    tiers), the citations (the reference tier)."""
-    sent = {"documentId": f"sha256:{document_id}"}
-    sets = draw.arguments["search_hadith"]
-    kinds = {"Arabic phrases": False, "citations": True}
-    return [
-        Configuration(
-            f"API search_hadith, {kind} only",
-            "API",
-            api,
-            [orjson.dumps({**sent, "variables": v}) for v in sets if (":" in v["query"]) == cited],
-            None,
-        )
-        for kind, cited in kinds.items()
-    ]
 
 
 def chosen(configs: Sequence[Configuration], only: Sequence[str]) -> list[Configuration]:
@@ -210,6 +195,7 @@ class Options:
     smoke: bool
     workers: int
     only: tuple[str, ...]
+    search_anchor: bool
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -227,6 +213,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-postgraphile", action="store_true", help="skip PostGraphile")
     parser.add_argument(
         "--only", nargs="+", default=(), help="the floor and the configurations whose name holds one of these words"
+    )
+    parser.add_argument(
+        "--search-anchor", action="store_true", help="the searches also sent to tantivy over the same texts"
     )
     smoke = ", ".join(f"--{name.replace('_', '-')} {value}" for name, value in SMOKE.items())
     parser.add_argument("--smoke", action="store_true", help=f"a short run for CI; its defaults: {smoke}")
@@ -255,6 +244,7 @@ def parse_options(argv: Sequence[str] | None = None) -> Options:
         args.smoke,
         args.workers,
         tuple(args.only),
+        args.search_anchor,
     )
 
 
@@ -350,8 +340,11 @@ def run(options: Options, settings: Settings, url: str, console: Console) -> Non
     with ExitStack() as stack:
         console.print("starting the servers ...")
         floor, api, peer = start_servers(stack, options, settings, url, console)
-        searches = search_kinds(api, persisted_ids()["search_hadith"], drawn)
+        document_ids = persisted_ids()
+        searches = search_kinds(api, document_ids["search_hadith"], drawn.arguments["search_hadith"])
         configs = chosen(configurations(floor, api, peer, drawn) + searches, options.only)
+        if options.search_anchor:
+            configs += anchor_twins(stack, url, settings.db_schema, configs, document_ids, console)
         check(configs, options, console)
         if not installed():
             console.print("wrk is not on PATH (apt-get install -y wrk): the data was checked, nothing timed")

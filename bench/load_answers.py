@@ -105,7 +105,7 @@ def project(reference: Json, like: Json) -> Json:
     return reference
 
 
-Role = Literal["floor", "PostGraphile", "API"]
+Role = Literal["floor", "PostGraphile", "API", "anchor"]
 
 
 @dataclass

@@ -119,7 +119,8 @@ async def measure(settings: Settings, url: str, queries: Sequence[EvalQuery], ro
     return tiers, requests
 
 
-def _percentile(values: list[float], percent: int) -> float:
+def percentile(values: list[float], percent: int) -> float:
+    """The `percent` percentile of `values` (seconds), in milliseconds."""
     if len(values) < 2:
         return values[0] * 1000
     return statistics.quantiles(values, n=100, method="inclusive")[percent - 1] * 1000
@@ -132,16 +133,21 @@ def table(title: str, timings: Timings) -> Table:
     for name in sorted(timings):
         values = [seconds for seconds, _ in timings[name]]
         slowest, query = max(timings[name])
-        p50, p99 = _percentile(values, 50), _percentile(values, 99)
+        p50, p99 = percentile(values, 50), percentile(values, 99)
         out.add_row(name, str(len(values)), f"{p50:.1f}", f"{p99:.1f}", f"{slowest * 1000:.1f}", query[:40])
     return out
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def queries_and_rounds(description: str | None, argv: Sequence[str] | None) -> argparse.Namespace:
+    """`--queries` (the evaluation set by default) and `--rounds` (5 by default)."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--queries", type=Path, default=QUERIES)
     parser.add_argument("--rounds", type=int, default=5)
-    options = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    options = queries_and_rounds(__doc__, argv)
     settings = load_settings()
     console = Console(width=None if sys.stdout.isatty() else 160)
     queries = read_queries(options.queries)

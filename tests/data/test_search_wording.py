@@ -34,3 +34,33 @@ def test_a_common_likeliest_reading_and_a_word_not_transliterated_stand_as_thems
     _, params = _fuzzy_params(words, ["من", "هذا", "حديث", "حجهم"])
 
     assert params["group_0"].startswith("('هذا' <1> 'حديث' <1> 'حجهم') | ('من' <2> 'حديث' <1> 'حجهم')")
+
+
+def _unknown(word: str, corrections: tuple[str, ...], counts: tuple[int, ...]) -> FuzzyWord:
+    """A word no text holds, with the terms one letter off it that texts hold."""
+    return FuzzyWord(word, corrections, 1.0, corrections, counts)
+
+
+def test_a_word_no_text_holds_is_the_only_one_the_phrase_leaves_out() -> None:
+    words = [
+        _word(("ازهد",), (40,), read=False),
+        _word(("في",), (20000,), read=False),
+        _word(("دنيا",), (560,), read=False),
+        _unknown("يحبكك", ("يحبك",), (7,)),
+    ]
+    _, params = _fuzzy_params(words, ["ازهد", "في", "دنيا", "يحبكك"])
+
+    assert params["group_0"] == "('ازهد' <1> 'في' <1> 'دنيا')"
+
+
+def test_two_words_no_text_holds_leave_no_phrase_but_for_one_word() -> None:
+    words = [
+        _word(("ازهد",), (40,), read=False),
+        _word(("في",), (20000,), read=False),
+        _unknown("الدنيى", ("دنيا",), (560,)),
+        _unknown("يحبكك", ("يحبك",), (7,)),
+    ]
+    groups, params = _fuzzy_params(words, ["ازهد", "في", "الدنيى", "يحبكك"])
+
+    assert "<" not in " ".join(params[f"group_{i}"] for i in range(groups))
+    assert params["group_0"] == "('ازهد')"

@@ -26,6 +26,7 @@ from sqlalchemy import (
     select,
     union_all,
 )
+from sqlalchemy.dialects.postgresql import aggregate_order_by
 
 from app.data import tables as t
 from app.data.database import Bound, RequestDatabase, Row
@@ -144,15 +145,17 @@ def _credit_params(words: Sequence[FuzzyWord]) -> dict[str, list[Any]]:
     }
 
 
-def _skipping_one(in_order: Sequence[str], readings: dict[str, str]) -> list[str]:
+def _skipping_one(in_order: Sequence[str], readings: dict[str, str], unknown: set[str]) -> list[str]:
     """A tsquery text that finds the texts holding the phrase but for one of its words, whatever stands in
     that word's place (a word misheard, one letter off, or short): `in_order` with each word left out in
     turn, the others at their distances (none under SKIPPING_ONE_WORDS words); a word of `readings` (a
-    transliteration's) stands as any of them (a tsquery text), so that the texts choose among them."""
-    if len(in_order) < SKIPPING_ONE_WORDS:
+    transliteration's) stands as any of them (a tsquery text), so that the texts choose among them. A word
+    of `unknown` is in no text: only the phrase that leaves it out can be found (none when two are left)."""
+    absent = {place for place, word in enumerate(in_order) if word in unknown}
+    if len(in_order) < SKIPPING_ONE_WORDS or len(absent) > 1:
         return []
     phrases = []
-    for left_out in range(len(in_order)):
+    for left_out in absent or range(len(in_order)):
         kept = [(place, readings.get(word, f"'{word}'")) for place, word in enumerate(in_order) if place != left_out]
         steps = (f" <{place - before}> {word}" for (before, _), (place, word) in itertools.pairwise(kept))
         phrases.append(f"({kept[0][1]}{''.join(steps)})")
@@ -179,13 +182,14 @@ def _fuzzy_params(words: Sequence[FuzzyWord], in_order: Sequence[str]) -> tuple[
     # A transliterated word whose likeliest reading few texts hold stands as any of its readings; a common one
     # is likely the word, and its readings would make every text of common words a candidate to read.
     readings = {word.terms[0]: _any_of(word.terms) for word in known if word.readings and word.terms[0] in word.rare}
-    groups = _skipping_one(in_order, readings) + groups
+    unknown = {word.word for word in words if word.word not in word.terms and not word.readings}
+    groups = _skipping_one(in_order, readings, unknown) + groups
     return len(groups), {
         **{f"group_{i}": group for i, group in enumerate(groups)},
         **_credit_params(known),
         "weight": sum(word.weight for word in words),
         "needed": needed,
-        "together": " & ".join(_any_of(word.terms) for word in known),
+        "known_words": len(known),
     }
 
 
@@ -200,9 +204,17 @@ def _fuzzy_candidates(language: str, groups: int, scope: ScopeShape, earlier: Se
     return union_all(*holding).limit(FUZZY_CANDIDATES).subquery()
 
 
+def _any_held(term: ColumnElement[Any]) -> ColumnElement[Any]:
+    """The terms of a group, as a tsquery text that holds any of them ('a' | 'b'), in a fixed order."""
+    quoted = literal("'") + term + literal("'")
+    return func.string_agg(quoted, aggregate_order_by(literal_column("' | '"), term))
+
+
 def _holding_most(language: str, found: Any) -> Select[Any]:
     """The candidates that hold `:needed` words at least, with their share of the query's weight (`:weight`):
-    each candidate's words, read once, meet the accepted terms; each query word counts once, at its best."""
+    each candidate's words, read once, meet the accepted terms; each query word counts once, at its best.
+    Also how many query words each holds (`words`) and, as a tsquery text, the accepted terms it holds, word
+    by word (`held`: the query's words as they can stand in it)."""
     held = (
         select(t.hadith.c.hadith_id, func.unnest(func.tsvector_to_array(WORDS[language])).label("term"))
         .where(t.hadith.c.hadith_id.in_(select(found.c.hadith_id)))
@@ -210,7 +222,12 @@ def _holding_most(language: str, found: Any) -> Select[Any]:
     )
     accepted = _credits()
     per_word = (
-        select(held.c.hadith_id, func.max(accepted.c.credit * accepted.c.weight).label("credit"))
+        select(
+            held.c.hadith_id,
+            accepted.c.word,
+            func.max(accepted.c.credit * accepted.c.weight).label("credit"),
+            _any_held(held.c.term).label("terms"),
+        )
         .join(accepted, accepted.c.term == held.c.term)
         .group_by(held.c.hadith_id, accepted.c.word)
         .subquery()
@@ -219,8 +236,10 @@ def _holding_most(language: str, found: Any) -> Select[Any]:
     # equal (and fall to the hadith id) whatever order the plan reads them in.
     total = cast(func.sum(per_word.c.credit) / param("weight", Float), Numeric)
     share = func.round(total, SHARE_DIGITS).label("share")
-    holding = select(per_word.c.hadith_id, share).group_by(per_word.c.hadith_id)
-    return holding.having(func.count() >= param("needed", Integer))
+    terms = literal("(") + per_word.c.terms + literal(")")
+    held_query = func.string_agg(terms, aggregate_order_by(literal_column("' & '"), per_word.c.word)).label("held")
+    holding = select(per_word.c.hadith_id, share, func.count().label("words"), held_query)
+    return holding.group_by(per_word.c.hadith_id).having(func.count() >= param("needed", Integer))
 
 
 def _least_kept(holding: Any) -> ColumnElement[Any]:
@@ -231,11 +250,17 @@ def _least_kept(holding: Any) -> ColumnElement[Any]:
 
 def _fuzzy(language: str, groups: int, scope: ScopeShape, earlier: Sequence[Any]) -> Any:
     """Hadith that hold most of the query's words, each as said or one letter off (`groups` groups of
-    candidates, see `_fuzzy_params`): the highest shares first, among equal shares those where the words of
-    `:together` stand closest (compared only among the shares that can be kept); then ranked with the
+    candidates, see `_fuzzy_params`): the highest shares first, among equal shares those where the query's
+    words stand closest (compared only among the shares that can be kept); then ranked with the
     trigram similarity, at least FUZZY_MIN_SCORE."""
     holding = _holding_most(language, _fuzzy_candidates(language, groups, scope, earlier)).cte("holding_most")
-    together = func.ts_rank_cd(WORDS[language], _words_query("together"), 4)
+    # The query's words (each as any of its accepted terms) cannot all stand in a text that lacks one: their
+    # ts_rank_cd is 0 there, and is not computed. Where they can, the terms the text does not hold change
+    # nothing: the rank of the held terms alone is theirs, and far cheaper than with every term of each word.
+    held = func.to_tsquery(literal_column("'simple'::regconfig"), holding.c.held)
+    together = case(
+        (holding.c.words == param("known_words", Integer), func.ts_rank_cd(WORDS[language], held, 4)), else_=0.0
+    )
     best = (
         select(holding.c.hadith_id, holding.c.share)
         .join(t.hadith, t.hadith.c.hadith_id == holding.c.hadith_id)

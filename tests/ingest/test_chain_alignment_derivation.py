@@ -1,0 +1,112 @@
+"""The alignment of the chains to the hadith computed from the upstream copies (ingest/chain_alignment.py), against
+the data scout's staged `kaggle_chains_aligned.csv.gz`, on the full data: the agreement docs/data.md publishes, and
+the hand-checked disagreements of eval/chain_alignment_sample.csv still as they were checked."""
+
+import csv
+from collections import Counter
+from functools import cache
+
+import pytest
+
+from ingest.chain_alignment import (
+    ALIGNED,
+    CHAINS_FILE,
+    COLLECTIONS,
+    Alignment,
+    UpstreamChain,
+    collection_blocks,
+    computed_alignment,
+    unit_keys,
+)
+from ingest.context import ImportContext
+from tests.conftest import REPO, shared_data_dir
+
+STAGED = "narrators/kaggle_muslimscholars/kaggle_chains_aligned.csv.gz"
+SAMPLE = REPO / "eval" / "chain_alignment_sample.csv"
+KINDS = ("same", "staged_only", "computed_only", "different", "neither")
+PUBLISHED = {  # docs/data.md, "Derivations": chains, same hadith, staged only, computed only, different, neither
+    "bukhari": (7_471, 6_366, 79, 795, 34, 197),
+    "muslim": (7_495, 6_804, 81, 492, 56, 62),
+    "abudawud": (5_260, 4_934, 116, 159, 8, 43),
+    "tirmidhi": (4_214, 3_862, 70, 222, 21, 39),
+    "nasai": (5_774, 5_363, 58, 298, 17, 38),
+    "ibnmajah": (4_227, 3_935, 50, 208, 5, 29),
+}
+
+needs_full_data = pytest.mark.skipif(not (shared_data_dir() / CHAINS_FILE).exists(), reason="no full data folder")
+
+Placed = tuple[str, str] | None  # (kitab, index in kitab) of an aligned chain's hadith
+
+
+@cache
+def _both() -> tuple[list[Alignment], list[dict[str, str]]]:
+    ctx = ImportContext(shared_data_dir())
+    staged = [row for _, row in ctx.csv(STAGED, "the staged alignment, as an oracle", "test", derived=True)]
+    return computed_alignment(ctx), staged
+
+
+def _placed(alignment: Alignment) -> Placed:
+    return alignment.key if alignment.status == ALIGNED else None
+
+
+def _staged_placed(row: dict[str, str]) -> Placed:
+    return (row["hj_kitab_chapterId"], row["hj_idInBook"]) if row["status"] == ALIGNED else None
+
+
+def _written(placed: Placed) -> str:
+    return "/".join(placed) if placed else ""
+
+
+def _kind(computed: Placed, staged: Placed) -> str:
+    if computed == staged:
+        return "same" if computed else "neither"
+    return "staged_only" if computed is None else "computed_only" if staged is None else "different"
+
+
+@needs_full_data
+def test_the_computed_alignment_agrees_with_the_staged_one_as_published() -> None:
+    computed, staged = _both()
+    tally: dict[str, Counter[str]] = {collection: Counter() for collection in COLLECTIONS}
+
+    assert [(a.row, a.collection) for a in computed] == [(int(r["kaggle_row"]), r["collection"]) for r in staged]
+    for alignment, row in zip(computed, staged, strict=True):
+        tally[alignment.collection][_kind(_placed(alignment), _staged_placed(row))] += 1
+
+    figures = {c: (sum(t.values()), *(t[kind] for kind in KINDS)) for c, t in tally.items()}
+    assert figures == PUBLISHED
+
+
+@needs_full_data
+def test_each_hand_checked_disagreement_is_still_the_same() -> None:
+    computed, staged = _both()
+    with SAMPLE.open(encoding="utf-8", newline="") as f:
+        sample = list(csv.DictReader(f))
+
+    assert len(sample) >= 20
+    assert len({row["collection"] for row in sample}) == len(COLLECTIONS)
+    for row in sample:
+        chain = int(row["chain_row"])
+        computed_key, staged_key = _placed(computed[chain]), _staged_placed(staged[chain])
+        seen = (
+            computed[chain].collection,
+            _kind(computed_key, staged_key),
+            _written(staged_key),
+            _written(computed_key),
+        )
+        assert seen == (row["collection"], row["kind"], row["staged"], row["computed"]), chain
+        assert row["right"] in {"computed", "staged", "neither", "both"}
+    assert Counter(row["right"] for row in sample) == {"staged": 12, "computed": 12}
+
+
+def test_two_units_a_letter_apart_share_a_key_and_short_ones_only_themselves() -> None:
+    assert unit_keys("خيثمه") & unit_keys("خثيمه")
+    assert unit_keys("سلمان") & unit_keys("سلمن")
+    assert unit_keys("بكر") == {"بكر"}
+    assert not unit_keys("بكر") & unit_keys("بشر")
+
+
+def test_a_placeholder_id_keeps_the_block_of_the_row_before_it_and_a_new_block_starts_a_collection() -> None:
+    ids = [1, 2, 1, 10_102, 45, 2, 10_103, 20_001, 1]  # Bukhari 1, 2, a placeholder; Muslim, two placeholders; ...
+    chains = [UpstreamChain(row, hadith_id, (1,)) for row, hadith_id in enumerate(ids)]
+
+    assert [block for _, block in collection_blocks(chains)] == [0, 0, 0, 1, 1, 1, 1, 2, 2]
