@@ -1,4 +1,6 @@
-"""Builds commentary_passage: the Arabic commentaries (OpenITI), split at the editor's hadith markers.
+"""Builds commentary_passage: the passages of the Arabic commentaries, computed from their OpenITI texts
+(ingest.commentary_passages), each tied to its hadith. A passage's id is its work's number x 100,000 + its place
+in the work (`seq`).
 
 Each passage is tied to the hadith that its marker numbers, then checked: the passage's first two words (its
 lemma, the words of the hadith it starts from) must occur together in the hadith's Arabic. Only a checked passage
@@ -9,11 +11,12 @@ words (up to MAX_QUOTE) that the hadith holds, which few hadith hold when it nam
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from app.text.arabic import tokens
 from ingest import ids
+from ingest.commentary_passages import Passage, marked_passages, numbered_passages
 from ingest.context import ImportContext, Row
 
 # Two words: on the real data, three consecutive words miss half the lemmas (commentators quote two
@@ -29,40 +32,34 @@ MAX_QUOTE = 8
 @dataclass(frozen=True)
 class Work:
     number: int  # the work's place in passage ids (ids.passage_id)
-    name: str  # the file name in commentary/
+    text: str  # the OpenITI text in commentary/openiti/
     source_id: str
     collection: str
-    number_field: str  # the passage field that numbers its hadith
-    heading_field: str
+    marked: bool = True  # split at the editor's markers `[N]`; else at the hadith's printed numbers
     publishable: bool = True  # False where the work's numbering does not follow ours (data README 4.5)
 
     @property
     def path(self) -> str:
-        return f"commentary/{self.name}.jsonl.gz"
+        return f"commentary/openiti/{self.text}.txt.gz"
+
+    @property
+    def split(self) -> Callable[[str], list[Passage]]:
+        return marked_passages if self.marked else numbered_passages
 
 
 WORKS = (
-    Work(1, "sindi_hashiya_nasai", "openiti-sindi-nasai", "nasai", "marker_no", "heading"),
-    Work(2, "suyuti_zahr_ruba_nasai", "openiti-suyuti-nasai", "nasai", "marker_no", "heading"),
-    Work(3, "suyuti_dibaj_muslim", "openiti-suyuti-muslim", "muslim", "marker_no", "heading"),
-    Work(4, "suyuti_misbah_zujaja_ibnmajah", "openiti-suyuti-ibnmajah", "ibnmajah", "marker_no", "heading"),
-    Work(5, "suyuti_qut_mughtadhi_tirmidhi", "openiti-suyuti-tirmidhi", "tirmidhi", "marker_no", "heading"),
-    Work(
-        6,
-        "suyuti_tanwir_hawalik_muwatta",
-        "openiti-suyuti-malik",
-        "malik",
-        "marker_no",
-        "heading",
-        publishable=False,
-    ),
+    Work(1, "1138IbnCabdHadiNurDinSindi.HashiyaCalaNasai.Shamela0000522-ara1", "openiti-sindi-nasai", "nasai"),
+    Work(2, "0911Suyuti.SharhSunanNasai.Shamela0000360-ara1", "openiti-suyuti-nasai", "nasai"),
+    Work(3, "0911Suyuti.DibajCalaMuslim.Shamela0001712-ara1", "openiti-suyuti-muslim", "muslim"),
+    Work(4, "0911Suyuti.MisbahZujaja.Shamela0000791-ara1", "openiti-suyuti-ibnmajah", "ibnmajah"),
+    Work(5, "0911Suyuti.QutMughtadhi.Shamela0007562-ara1", "openiti-suyuti-tirmidhi", "tirmidhi"),
+    Work(6, "0911Suyuti.TanwirHawalik.Shamela0005757-ara1", "openiti-suyuti-malik", "malik", publishable=False),
     Work(
         7,
-        "ibn_daqiq_sharh_arbain_nawawi",
+        "0702IbnDaqiqCidQushayri.SharhArbacinaNawawiyya.Shamela0011244-ara1",
         "openiti-ibn-daqiq-nawawi",
         "nawawi40",
-        "best_text_match_hadithnumber",
-        "title",
+        marked=False,
     ),
 )
 
@@ -153,36 +150,39 @@ class _Passages:
         self.collection = ids.COLLECTIONS[work.collection]
 
     def read(self) -> None:
-        for line, obj in self.ctx.jsonl(self.work.path, "commentary passages", self.work.source_id, derived=True):
-            text, number, seq = (obj.get("text") or "").strip(), obj.get(self.work.number_field), obj.get("seq")
-            if not text or not isinstance(number, int) or not isinstance(seq, int):
-                self.ctx.skip(self.work.path, line, f"empty text, or no integer {self.work.number_field} or seq")
-                continue
-            self._add(line, obj, text, number)
+        """The work's passages; one read from a line whose bytes are not UTF-8 is left out (reported with the
+        line)."""
+        passages = self.work.split(self.ctx.text(self.work.path, "commentary passages", self.work.source_id))
+        damaged = self.ctx.files[self.work.path].undecodable
+        ends = [passage.line for passage in passages[1:]] + [max(damaged, default=0) + 1]
+        for passage, end in zip(passages, ends, strict=True):
+            if bad := [line for line in range(passage.line, end) if line in damaged]:
+                self.ctx.skip(self.work.path, bad[0], damaged[bad[0]])
+            else:
+                self._add(passage)
 
-    def _add(self, line: int, obj: dict[str, Any], text: str, number: int) -> None:
-        target, status = _resolve(self.hadith.get((self.collection, number), []), lemma(text))
+    def _add(self, passage: Passage) -> None:
+        target, status = _resolve(self.hadith.get((self.collection, passage.number), []), lemma(passage.text))
         validated = status == "lemma_verified"
-        quoted = quotation(text, target) if target and validated else None
-        marker = obj.get("marker_no")
+        quoted = quotation(passage.text, target) if target and validated else None
         self.ctx.add(
             "commentary_passage",
             {
-                "passage_id": ids.passage_id(self.work.number, line),
+                "passage_id": ids.passage_id(self.work.number, passage.seq),
                 "source_id": self.work.source_id,
                 "hadith_id": target["hadith_id"] if target else None,
                 "collection_id": self.collection,
-                "marker_no": None if marker is None else str(marker),
-                "seq": obj["seq"],
+                "marker_no": str(passage.number) if self.work.marked else None,
+                "seq": passage.seq,
                 "passage_kind": "sharh",
-                "heading": (obj.get(self.work.heading_field) or "").strip() or None,
-                "text": text,
-                "page": obj.get("page_start") or None,
+                "heading": passage.heading or None,
+                "text": passage.text,
+                "page": passage.page,
                 "alignment_status": status,
                 "alignment_confidence": self.rarity.confidence(self.collection, quoted) if quoted else None,
                 "validation_status": "VALIDATED" if validated else "UNVALIDATED",
                 "publication_status": "PUBLISHED" if validated and self.work.publishable else "UNPUBLISHED",
-                "source_key": f"{self.work.path}#{line}",
+                "source_key": f"{self.work.path}#{passage.line}",
             },
         )
 

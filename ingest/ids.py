@@ -50,11 +50,11 @@ def node_id(chain: int, position: int) -> int:
     return chain * 100 + position
 
 
-def notice_id(work_number: int, line_in_file: int) -> int:
-    """work number x 100,000 + the notice's line in its entries file."""
-    return work_number * 100_000 + line_in_file
+def notice_id(work_number: int, place: int) -> int:
+    """work number x 100,000 + the notice's place among the notices of its work's text (from 1)."""
+    return work_number * 100_000 + place
 
 
-def passage_id(work_number: int, line_in_file: int) -> int:
-    """work number x 100,000 + the passage's line in its commentary file."""
-    return work_number * 100_000 + line_in_file
+def passage_id(work_number: int, seq: int) -> int:
+    """work number x 100,000 + the passage's place in its commentary's text (from 1)."""
+    return work_number * 100_000 + seq

@@ -1,4 +1,7 @@
-"""The notices of the three rijal works (ingest.rijal): read, numbered, and indexed by number and by name key."""
+"""The notices of the three rijal works (ingest.rijal): computed from their OpenITI texts (ingest.rijal_entries),
+numbered, and indexed by number and by name key.
+
+A notice's id is its work's number x 100,000 + its place among the work's notices, in the order of the text."""
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -12,6 +15,7 @@ from ingest.narrators import (
     NameKey,
     name_key,
 )
+from ingest.rijal_entries import Notice, headword, notices
 from ingest.sigla import LEADING_SIGLA
 from ingest.verdicts import read_verdict, stated_tabaqa
 
@@ -25,13 +29,12 @@ class Work:
 
 
 WORKS = (
-    Work(1, "taqrib", "rijal/taqrib_entries.jsonl.gz", "openiti-taqrib"),
-    Work(2, "kashif", "rijal/kashif_entries.jsonl.gz", "openiti-kashif"),
-    Work(3, "mughni", "rijal/mughni_duafa_entries.jsonl.gz", "openiti-mughni"),
+    Work(1, "taqrib", "rijal/openiti/0852IbnHajarCasqalani.TaqribTahdhib.Shamela0008609-ara1.txt.gz", "openiti-taqrib"),
+    Work(2, "kashif", "rijal/openiti/0748Dhahabi.Kashif.Shamela0002171-ara1.txt.gz", "openiti-kashif"),
+    Work(3, "mughni", "rijal/openiti/0748Dhahabi.MughniFiDucafa.Shamela0005836-ara1.txt.gz", "openiti-mughni"),
 )
 TAQRIB = WORKS[0]
 CORROBORATED_WORKS = WORKS[1:]
-UNNUMBERED_PAGE = "PageV00P000"
 
 _HEADWORD_END = frozenset({"عن", "وعنه", "عنه"})
 _HEADWORD_TOKENS = range(2, 9)
@@ -73,27 +76,20 @@ def _simple_headword(text: str) -> str | None:
     return " ".join(words[: ends[0]]) if ends and ends[0] in _HEADWORD_TOKENS else None
 
 
-def _page(milestone: Any) -> str | None:
-    """The page milestone; the editions' unnumbered pages are all marked 'PageV00P000', kept as null."""
-    return milestone if isinstance(milestone, str) and milestone != UNNUMBERED_PAGE else None
-
-
-def _notice_row(work: Work, line: int, entry_id: str, entry: dict[str, Any]) -> Row:
-    """A notice; for Taqrib, Ibn Hajar's verdict read whole and the tabaqa, as the derived file gives
-    it or as the notice states it in words («من رؤوس الطبقة السابعة»)."""
-    name, text = entry.get("name_ar"), entry["text"]
+def _notice_row(work: Work, place: int, entry_id: str, notice: Notice) -> Row:
+    """A notice; for Taqrib, its headword, Ibn Hajar's verdict read whole and the tabaqa it states in words
+    («من رؤوس الطبقة السابعة»)."""
     taqrib = work == TAQRIB
-    tabaqa = entry.get("tabaqa") if isinstance(entry.get("tabaqa"), int) else stated_tabaqa(text)
     return {
-        "notice_id": notice_id(work.number, line),
+        "notice_id": notice_id(work.number, place),
         "entry_id": entry_id,
         "source_id": work.source_id,
-        "entry_number": str(entry["entry_no"]),
-        "page": _page(entry.get("page_start")),
-        "headword": name if isinstance(name, str) and name.strip() else None,
-        "text": text,
-        "grade_term": read_verdict(text) if taqrib else None,
-        "tabaqa": tabaqa if taqrib else None,
+        "entry_number": str(notice.entry_no),
+        "page": notice.page,
+        "headword": headword(notice.text) if taqrib else None,
+        "text": notice.text,
+        "grade_term": read_verdict(notice.text) if taqrib else None,
+        "tabaqa": stated_tabaqa(notice.text) if taqrib else None,
     }
 
 
@@ -109,14 +105,17 @@ def _shelve(library: Library, work: Work, row: Row) -> None:
 
 
 def _read_work(ctx: ImportContext, library: Library, work: Work) -> None:
+    """The work's notices; one read from a line whose bytes are not UTF-8 is left out (reported with the line),
+    and the others keep their places."""
+    computed = notices(ctx.text(work.path, f"{work.prefix} notices", work.source_id))
+    damaged = ctx.files[work.path].undecodable
     repeats: Counter[int] = Counter()
-    for line, entry in ctx.jsonl(work.path, f"{work.prefix} notices", work.source_id, derived=True):
-        number, text = entry.get("entry_no"), entry.get("text")
-        if not isinstance(number, int) or not isinstance(text, str) or not text.strip():
-            ctx.skip(work.path, line, "entry_no or text missing")
+    for place, notice in enumerate(computed, start=1):
+        if bad := [line for line in notice.lines if line in damaged]:
+            ctx.skip(work.path, bad[0], damaged[bad[0]])
             continue
-        repeats[number] += 1
-        suffix = f"#{repeats[number]}" if repeats[number] > 1 else ""
-        row = _notice_row(work, line, f"{work.prefix}:{number}{suffix}", entry)
+        repeats[notice.entry_no] += 1
+        suffix = f"#{repeats[notice.entry_no]}" if repeats[notice.entry_no] > 1 else ""
+        row = _notice_row(work, place, f"{work.prefix}:{notice.entry_no}{suffix}", notice)
         ctx.add("rijal_notice", row)
         _shelve(library, work, row)

@@ -84,9 +84,9 @@ _ORDINALS = (
 _ORDINAL = "|".join(ordinal.replace("ة", "[ةه]") for ordinal in sorted(_ORDINALS, key=len, reverse=True))
 _NUMBER_OF_ORDINAL = {ordinal.replace("ة", "ه"): number for number, ordinal in enumerate(_ORDINALS, start=1)}
 TABAQA = re.compile(
-    r"(?<!\S)(?:وهو )?\[?(?:من|رأس) (?:(?:رؤوس|كبار|صغار|أوساط|أواسط) )?(?:الطبقة )?(" + _ORDINAL + r")\]?(?!\S)"
+    r"(?<!\S)(?:وهو )?\[?(?:من|رأس) (?:(?:رؤوس|كبار|صغار|أوساط|أواسط) )?(?:الطبقة )?(" + _ORDINAL + r")\]?(?![^\s.])"
 )
-_DEATH = re.compile(r"(?<!\S)(?:و?مات|و?توفي|و?قتل|و?استشهد)(?!\S)")
+DEATH = re.compile(r"(?<!\S)(?:و?مات|و?توفي|و?قتل|و?استشهد)(?!\S)")
 _CROSS_REFERENCES = "[]"
 # Trailing words that end a notice without being part of the verdict: «أيضا» after the tabaqa, the
 # book sigla, «تمييز» (a namesake listed only to tell him apart).
@@ -110,7 +110,7 @@ def _is_tail(words: list[str]) -> bool:
 
 def _end(text: str, start: int) -> int:
     """Where the verdict that opens at `start` ends (see the module docstring)."""
-    death = _DEATH.search(text, start)
+    death = DEATH.search(text, start)
     stop = death.start() if death else len(text)
     tabaqa = TABAQA.search(text, start, stop)
     if tabaqa and _is_tail(text[tabaqa.end() : stop].split()):

@@ -13,7 +13,6 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from string import ascii_lowercase
 from typing import Any
 
 from ingest.context import ImportContext
@@ -58,7 +57,6 @@ class Kept:
 
     in_book: set[tuple[str, str, str]] = field(default_factory=set)
     numbers: dict[str, set[str]] = field(default_factory=lambda: {c: set() for c in COLLECTIONS})
-    whole_numbers: dict[str, set[int]] = field(default_factory=lambda: {c: set() for c in COLLECTIONS})
     lk_rows: set[tuple[str, str]] = field(default_factory=set)
 
 
@@ -113,9 +111,8 @@ def _numbers(data_dir: Path, kept: Kept) -> None:
         for record in (r for r in records if in_subset(coll, r.kitab, r.id_in_book)):
             kept.in_book.add((coll, record.kitab, str(record.id_in_book)))
             numbering = numbers.get(record.seq)
-            if numbering and numbering.api_number and numbering.canonical:
+            if numbering and numbering.api_number:
                 kept.numbers[coll].add(number_key(numbering.api_number))
-                kept.whole_numbers[coll].add(int(float(numbering.canonical.rstrip(ascii_lowercase))))  # Muslim's 8a: 8
 
 
 def _lk_crosswalk(src: Path, dst: Path, kept: Kept) -> None:
@@ -158,16 +155,6 @@ def _filters(kept: Kept) -> dict[str, Keep]:
     return filters
 
 
-def _commentary_keep(kept: Kept) -> Keep:
-    def keep(row: dict[str, Any]) -> bool:
-        if row["collection"] not in kept.whole_numbers:
-            return True  # the forties are kept whole
-        marker = row.get("marker_no")
-        return marker is not None and int(marker) in kept.whole_numbers[row["collection"]]
-
-    return keep
-
-
 def _lk_keep(kept: Kept) -> Keep:
     return lambda row: (row["source_file"], number_key(row["Hadith_number"])) in kept.lk_rows
 
@@ -194,8 +181,6 @@ def build_subset(data_dir: Path, out: Path) -> Path:
         dst.parent.mkdir(parents=True, exist_ok=True)
         if rel in filters:
             (_filter_jsonl if rel.endswith(".jsonl.gz") else _filter_csv)(src, dst, filters[rel])
-        elif rel.startswith("commentary/") and rel.endswith(".jsonl.gz"):
-            _filter_jsonl(src, dst, _commentary_keep(kept))
         elif rel.startswith("hadith/lk_hadith_corpus/"):
             _filter_csv(src, dst, _lk_keep(kept))
         else:

@@ -20,7 +20,8 @@ from tests.dbquery import scalar, snapshot
 
 NARRATORS = "narrators/all_rawis_reduced/all_rawis_reduced.csv.gz"  # the narrators' rows, read by position
 STUDENT_LISTS = "narrators/kaggle_muslimscholars/all_rawis_students_edges.csv.gz"
-NOTICES = "rijal/kashif_entries.jsonl.gz"
+NOTICES = "rijal/openiti/0748Dhahabi.Kashif.Shamela0002171-ara1.txt.gz"
+NOTICE_LINE = 6832  # the second line of al-Kashif's first notice
 NARRATOR_NAMES = "narrators/ar_sanad_lite/narrators_lite.csv.gz"
 HADITH = "hadith/sunnah_hadith_json/bukhari.jsonl.gz"
 DAMAGED_SCHEMA = "isnad_damaged"
@@ -119,9 +120,10 @@ def _with_byte_order_mark(lines: list[bytes]) -> list[bytes]:
 
 
 def _with_notices_damaged(data: Path) -> None:
-    """A byte-order mark, and a byte that is not UTF-8 on line 10."""
+    """A byte-order mark, and a byte that is not UTF-8 in a line of a notice."""
     lines = _lines(data, NOTICES)
-    lines[9] = lines[9][:20] + b"\xff" + lines[9][20:]
+    damaged = lines[NOTICE_LINE - 1]
+    lines[NOTICE_LINE - 1] = damaged[:10] + b"\xff" + damaged[10:]  # after its first word
     _write_lines(data, NOTICES, _with_byte_order_mark(lines))
 
 
@@ -148,7 +150,7 @@ def test_a_few_damaged_rows_are_skipped_reported_per_file_as_written_and_the_imp
     swallowed = f"7 fields, expected 5: a quote opened at line 10001 runs to line {10000 + skipped}"
     assert report[1] == f"  {NARRATORS}:10001: {swallowed}"
     assert f"  {STUDENT_LISTS}:5001: teacher id {MARKUP!r} is not a number" in report
-    assert report[-2] == f"  {NOTICES}:10: bytes that are not UTF-8 at offset 20 of the line"
+    assert report[-2] == f"  {NOTICES}:{NOTICE_LINE}: bytes that are not UTF-8 at offset 10 of the line"
     assert report[-1].startswith("imported in ")
     count = "SELECT count(*) FROM {}"
     assert scalar(database_url, DAMAGED_SCHEMA, count.format("narrator")) == 24_326 - skipped

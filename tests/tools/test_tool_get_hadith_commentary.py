@@ -9,6 +9,8 @@ from tests.graphql_client import data_of, execute, rows, tool_data
 NASAI_1 = 500001  # al-Sindi's passage UNPUBLISHED (number only); al-Suyuti's PUBLISHED
 NASAI_2 = 500002  # al-Sindi's and al-Suyuti's passages both PUBLISHED, lemma verified
 MALIK_2 = 700002  # al-Suyuti's Tanwir: verified but not publishable (its markers do not match the numbering)
+SINDI = "commentary/openiti/1138IbnCabdHadiNurDinSindi.HashiyaCalaNasai.Shamela0000522-ara1.txt.gz"
+SUYUTI = "commentary/openiti/0911Suyuti.SharhSunanNasai.Shamela0000360-ara1.txt.gz"
 OPENITI_LICENCE = (
     "Licence as stated: no LICENSE file in the fetched repository; OpenITI releases are usually described as"
     " CC BY-NC-SA 4.0 (not verified): research / non-commercial use until confirmed"
@@ -57,12 +59,12 @@ async def test_nasai_2_has_the_two_published_passages_exactly(client: httpx.Asyn
                         "object_type": "commentary_passage",
                         "source_type": "commentary",
                         "source_id": "openiti-sindi-nasai",
-                        "source_key": "commentary/sindi_hashiya_nasai.jsonl.gz#2",
+                        "source_key": f"{SINDI}#84",
                         "source_title": "Hashiya 'ala Sunan al-Nasa'i",
                         "edition_id": None,
                         "citation": "Nur al-Din al-Sindi (d. 1138 AH), Hashiya 'ala Sunan al-Nasa'i"
                         f" (OpenITI/1150AH@b87b98cf7410). {OPENITI_LICENCE}",
-                        "locator": "PageV01P007, [2]",
+                        "locator": "PageV01P008, [2]",
                     }
                 ],
             },
@@ -80,12 +82,12 @@ async def test_nasai_2_has_the_two_published_passages_exactly(client: httpx.Asyn
                         "object_type": "commentary_passage",
                         "source_type": "commentary",
                         "source_id": "openiti-suyuti-nasai",
-                        "source_key": "commentary/suyuti_zahr_ruba_nasai.jsonl.gz#2",
+                        "source_key": f"{SUYUTI}#72",
                         "source_title": "Zahr al-Ruba 'ala al-Mujtaba",
                         "edition_id": None,
                         "citation": "al-Suyuti (d. 911 AH), Zahr al-Ruba 'ala al-Mujtaba"
                         f" (OpenITI/0925AH@e1b3468620f3). {OPENITI_LICENCE}",
-                        "locator": "PageV01P007, [2]",
+                        "locator": "PageV01P008, [2]",
                     }
                 ],
             },
