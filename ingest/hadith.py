@@ -2,7 +2,8 @@
 and hadith_grade.
 
 The seven collections take one hadith row per hadith-json record (sunnah.com Arabic with isnad, and
-English). The crosswalk to the hadith-api numbers proposes the canonical number; where the numbered
+English). The crosswalk to the hadith-api numbers, computed from the English of hadith-json and of
+the fawaz edition (ingest/crosswalk.py), proposes the canonical number; where the numbered
 record's kitab and Arabic agree (ingest/numbering.py), the number is kept, and through it the hadith-api
 French and grades; a refused number is recorded with its reason, and the hadith keeps its in-book
 reference. The LK corpus, joined by Arabic text containment, gives the bab, its
@@ -14,15 +15,14 @@ English where its record of the same number has the same Arabic.
 from ingest.context import ImportContext
 from ingest.forties import _Forty
 from ingest.hadith_rows import _add_collection
-from ingest.hadith_sources import FORTIES, SEVEN, _read_lk_links, _read_numbers
+from ingest.hadith_sources import FORTIES, SEVEN, _read_lk_links
 from ingest.seven_collections import _Collection
 
 
 def build(ctx: ImportContext) -> None:
-    numbers = _read_numbers(ctx)
     lk_links = _read_lk_links(ctx)
     for code in SEVEN:
         _add_collection(ctx, code, code, hadith_json=True)
-        _Collection(ctx, code, numbers.get(code, {}), lk_links.get(code, {})).build()
+        _Collection(ctx, code, lk_links.get(code, {})).build()
     for code, api in FORTIES.items():
         _Forty(ctx, code, api).build()

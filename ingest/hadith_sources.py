@@ -1,5 +1,6 @@
-"""The hadith sources that ingest.hadith reads: their paths, their records, and the readers of the
-crosswalks, the LK corpus, hadith-api, the older fawaz Arabic and hadith-json.
+"""The hadith sources that ingest.hadith reads: their paths, their records, and the readers of
+hadith-json and its hadith-number crosswalk (computed, ingest/crosswalk.py), the LK crosswalk, the LK
+corpus, hadith-api and the older fawaz Arabic.
 """
 
 from collections import Counter, defaultdict
@@ -8,7 +9,7 @@ from string import ascii_lowercase, whitespace
 from typing import Any
 
 from app.text.arabic import normalize
-from ingest import numbering
+from ingest import crosswalk, numbering
 from ingest.context import ImportContext
 
 SEVEN = ("bukhari", "muslim", "abudawud", "tirmidhi", "nasai", "ibnmajah", "malik")
@@ -27,7 +28,6 @@ LK_BOOKS = {
 HADITH_JSON = "hadith/sunnah_hadith_json/{}.jsonl.gz"
 API_ROWS = "hadith/hadith_api_sqlite_export/{}.jsonl.gz"
 API_SECTIONS = "hadith/hadith_api_sqlite_export/{}.sections.json"
-NUMBERS = "hadith/crosswalks/hadith_json_to_fawaz_numbers.csv.gz"
 LK_LINKS = "hadith/crosswalks/lk_to_hadith_json.csv.gz"
 LK_CORPUS = "hadith/lk_hadith_corpus/{}.csv.gz"
 FAWAZ_ARABIC = "hadith/fawaz_hadith_csv/{}.csv.gz"
@@ -66,7 +66,7 @@ class Ref:
 
 @dataclass(frozen=True)
 class Numbering:
-    """One line of the hadith-json -> hadith-api number crosswalk."""
+    """A hadith-json record's hadith-api number, found by the crosswalk."""
 
     ref: Ref
     api_number: str | None
@@ -184,24 +184,42 @@ def _french_title(title_en: str | None, sections: Counter[tuple[str | None, str 
 # reading ----------------------------------------------------------------------------------------
 
 
-def _read_numbers(ctx: ImportContext) -> dict[str, dict[int, Numbering]]:
-    """The crosswalk lines, per collection, by hadith-json seq_in_collection."""
-    numbers: dict[str, dict[int, Numbering]] = defaultdict(dict)
-    rows = ctx.csv(NUMBERS, "canonical hadith numbers", "crosswalks", derived=True)
-    for line, row in rows:
+def read_hadith_json(ctx: ImportContext, code: str) -> list[HadithJson]:
+    """The hadith-json records of a collection; a record that lacks what a hadith row needs is skipped."""
+    path = HADITH_JSON.format(code)
+    records: list[HadithJson] = []
+    for line, obj in ctx.jsonl(path, "hadith Arabic and English, kitabs", "hadith-json"):
         try:
-            api_number = number_key(row["fawaz_hadithnumber"])
-            muslim = row["collection"] == "muslim"
-            canonical = muslim_number(row["fawaz_arabicnumber"]) if muslim else api_number
-            seq = int(row["hj_seq_in_collection"])
-            placed = (number_key(row["fawaz_ref_book"]), number_key(row["fawaz_ref_hadith"])) != ("0", "0")
-        except ValueError as exc:
-            ctx.skip(NUMBERS, line, f"unreadable number ({exc})")
+            records.append(_parse_hadith_json(code, obj))
+        except (KeyError, TypeError, ValueError) as exc:
+            ctx.skip(path, line, f"not a usable hadith record ({exc!r})")
+    return records
+
+
+def read_numbers(ctx: ImportContext, code: str, records: list[HadithJson]) -> dict[int, Numbering]:
+    """The crosswalk's number of each record that has one (ingest/crosswalk.py), by seq_in_collection."""
+    english = [
+        crosswalk.Record((r.kitab, str(r.id_in_book)), r.seq, crosswalk.words(r.english or ""), r.arabic is not None)
+        for r in records
+    ]
+    numbers: dict[int, Numbering] = {}
+    for record, number in crosswalk.pair(ctx, code, english):
+        if number is None:
             continue
-        ref = Ref("crosswalks", None, f"{NUMBERS.rsplit('/', 1)[-1]}:{line}")
-        kitab = number_key(row["fawaz_ref_book"]) if placed else None
-        numbers[row["collection"]][seq] = Numbering(ref, api_number, canonical, row["method"], kitab)
+        try:
+            numbers[record.seq] = _numbering(code, number)
+        except ValueError as exc:
+            ctx.skip(crosswalk.FAWAZ_ENGLISH.format(code), number.record.line, f"unreadable number ({exc})")
     return numbers
+
+
+def _numbering(code: str, number: crosswalk.Number) -> Numbering:
+    fawaz = number.record
+    api_number = number_key(fawaz.hadithnumber)
+    canonical = muslim_number(fawaz.arabicnumber) if code == "muslim" else api_number
+    kitab = None if fawaz.place == crosswalk.NO_REFERENCE else number_key(fawaz.place[0])
+    ref = Ref("fawaz-hadith", None, f"eng-{code}#{api_number}")
+    return Numbering(ref, api_number, canonical, number.method, kitab)
 
 
 def _lk_target(row: dict[str, str]) -> tuple[str, int] | None:

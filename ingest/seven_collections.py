@@ -1,4 +1,4 @@
-"""The seven collections (ingest.hadith): hadith-json rows joined to the crosswalks, hadith-api and LK."""
+"""The seven collections (ingest.hadith): hadith-json rows joined to their numbers, hadith-api and LK."""
 
 from collections import Counter, defaultdict
 
@@ -7,7 +7,6 @@ from ingest import ids, numbering
 from ingest.context import ImportContext, Row
 from ingest.hadith_rows import _grade, _record
 from ingest.hadith_sources import (
-    HADITH_JSON,
     LK_BOOKS,
     LK_GRADER,
     NO_FRENCH,
@@ -21,25 +20,21 @@ from ingest.hadith_sources import (
     _french_title,
     _kitab_id_number,
     _majority,
-    _parse_hadith_json,
     _read_api,
     _read_fawaz_arabic,
     _read_lk,
     _text,
+    read_hadith_json,
+    read_numbers,
 )
 
 
 class _Collection:
-    """One of the seven collections: hadith-json rows joined to the crosswalks, hadith-api and LK."""
+    """One of the seven collections: hadith-json rows joined to their numbers, hadith-api and LK."""
 
-    def __init__(
-        self,
-        ctx: ImportContext,
-        code: str,
-        numbers: dict[int, Numbering],
-        lk_links: dict[tuple[str, int], LkLink],
-    ) -> None:
-        self.ctx, self.code, self.numbers, self.lk_links = ctx, code, numbers, lk_links
+    def __init__(self, ctx: ImportContext, code: str, lk_links: dict[tuple[str, int], LkLink]) -> None:
+        self.ctx, self.code, self.lk_links = ctx, code, lk_links
+        self.numbers: dict[int, Numbering] = {}
         self.arabic = _read_api(ctx, f"ara-{code}", "grades, and the Arabic that checks a crosswalk number")
         self.fawaz_arabic = _read_fawaz_arabic(ctx, code)
         self.french = {} if code in NO_FRENCH else _read_api(ctx, f"fra-{code}", "French text")
@@ -52,13 +47,8 @@ class _Collection:
         self.rows: list[Row] = []
 
     def build(self) -> None:
-        path = HADITH_JSON.format(self.code)
-        records: list[HadithJson] = []
-        for line, obj in self.ctx.jsonl(path, "hadith Arabic and English, kitabs", "hadith-json"):
-            try:
-                records.append(_parse_hadith_json(self.code, obj))
-            except (KeyError, TypeError, ValueError) as exc:
-                self.ctx.skip(path, line, f"not a usable hadith record ({exc!r})")
+        records = read_hadith_json(self.ctx, self.code)
+        self.numbers = read_numbers(self.ctx, self.code, records)
         verdicts = numbering.judge([claim for record in records if (claim := self._claim(record))])
         for record in records:
             self._add_hadith(record, verdicts.get(record.seq))
@@ -124,8 +114,8 @@ class _Collection:
         verdict: numbering.Verdict | None,
         french: ApiRecord | None,
     ) -> None:
-        """The records of the hadith's English, French and number; a refused number's crosswalk line is
-        kept as the record of what was refused."""
+        """The records of the hadith's English, French and number; a refused number's fawaz record is kept
+        as the record of what was refused."""
         if record.english:
             _record(self.ctx, hadith, "text_en", record.ref)
         if line and verdict:

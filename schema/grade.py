@@ -2,7 +2,7 @@
 
 The status is the attribution's, as strong as the link between the source record and the hadith:
 - fact: a hadith-api record, linked by the crosswalk's number where the crosswalk identified the hadith (its
-  English exactly and once, or its in-book reference checked by the English); the crosswalk line is cited;
+  English exactly and once, or its in-book reference checked by the English); the fawaz record it paired is cited;
 - inference: a hadith-api record whose link is an English text found more than once, and an LK corpus row
   (linked by Arabic token containment, a measure of likeness), or any source linked otherwise;
 - insufficient_evidence: the record's grade field holds no grade.
@@ -126,7 +126,7 @@ def _record(sources: Sources, hadith_id: int, source_id: str, key: str | None, e
 def _provenance(
     hadith_id: int, grade: GradeRecord, numbering: tuple[SourceKey, ...], sources: Sources
 ) -> list[Provenance]:
-    """The record that states the grade; for a hadith-api record, the crosswalk line that links it too."""
+    """The record that states the grade; for a hadith-api record, the fawaz record that links it too."""
     links = numbering if grade.source_id == NUMBERED else ()
     return [
         _record(sources, hadith_id, grade.source_id, grade.source_key, grade.edition_id),
@@ -155,8 +155,8 @@ class HadithGrade:
         "record's grade field holds no grade."
     )
     provenance: list[Provenance] = strawberry.field(
-        description="The source record that states the grade, then the crosswalk line that links it to the hadith "
-        "where one does."
+        description="The source record that states the grade, then the fawaz record that the crosswalk paired with the "
+        "hadith, which links it, where one does."
     )
 
     @classmethod

@@ -102,10 +102,10 @@ SOURCES: dict[str, tuple[str, str, str]] = {
         "LK Hadith Corpus (six books, kitab and bab, isnad and matn split)",
         "LK Hadith Corpus (six books, kitab and bab, isnad and matn split) (ShathaTm/LK-Hadith-Corpus@c45fa64aa40b)",
     ),
-    "crosswalks": (
-        "dataset",
-        "Crosswalks between the hadith sources (derived by the data scout)",
-        "Crosswalks between the hadith sources (derived by the data scout)",
+    "fawaz-hadith": (
+        "corpus",
+        "fawazahmed0/hadith CSV exports (numbering, references, grades)",
+        "fawazahmed0/hadith CSV exports (numbering, references, grades) (fawazahmed0/hadith@b9a36de7364d)",
     ),
     "muslimscholars": (
         "dataset",

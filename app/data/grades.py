@@ -1,4 +1,4 @@
-"""The lookup of hadith grades: each hadith's first grades and the crosswalk line that numbers it, one statement
+"""The lookup of hadith grades: each hadith's first grades and the crosswalk's record that numbers it, one statement
 per batch of hadith."""
 
 from collections.abc import Sequence
@@ -14,7 +14,7 @@ from app.data.hadith import BoundedKey
 from app.data.records import GradeRecord, HadithGradesRecord, SourceKey
 
 GRADE_COLUMNS = [field.name for field in fields(GradeRecord)]
-NUMBERING = "numbering"  # the role of the crosswalk line that gives a hadith its hadith-api number
+NUMBERING = "numbering"  # the role of the fawaz record that gives a hadith its hadith-api number
 
 
 def _numbering_of_hadith() -> Label[Any]:

@@ -22,7 +22,7 @@ CROSSWALK = query(
       FROM hadith AS h
       JOIN collection AS c USING (collection_id)
       LEFT JOIN hadith_source_record AS r
-        ON r.hadith_id = h.hadith_id AND r.role = 'numbering' AND r.source_id = 'crosswalks'
+        ON r.hadith_id = h.hadith_id AND r.role = 'numbering' AND r.source_id = 'fawaz-hadith'
      GROUP BY c.collection_id, c.code
     HAVING count(r.hadith_id) + count(h.numbering_refusal) > 0
      ORDER BY c.collection_id

@@ -19,6 +19,7 @@ BUKHARI_1004 = 100977  # kitab 14 (Witr), index 15: Musaddad's chain of Anas's q
 QUNUT_IN_ADHAN = 100781  # kitab 10 (Adhan), index 193: the same matn by Abd Allah b. Abi al-Aswad
 NASAI_15 = 500015  # kitab 1, index 15: ahfu al-shawarib
 NASAI_15_REPEATED = 505235  # kitab 48, index 187: the same hadith repeated in the Book of Adornment
+IBNMAJAH_15_46 = 602435  # kitab 15 (Charity), index 46: the same text as Ibn Majah 2435, which fawaz places in kitab 10
 NUMBERED_4513 = 104312  # kitab 65, index 40: the crosswalk's 4513 has no in-book reference and no Arabic
 
 
@@ -48,41 +49,50 @@ async def _graders(database_url: str, hadith_id: int) -> list[tuple[str, str]]:
     return [(r["grader"], r["source_key"]) for r in found]
 
 
-async def test_bukhari_1004_is_one_hadith_and_the_other_keeps_its_in_book_reference(
+async def test_the_qunut_of_two_kitabs_takes_the_number_of_its_own_record(
     imported: ImportReport, database_url: str
 ) -> None:
+    """The same English in kitabs 10 and 14, the fawaz record of kitab 10 with a bracketed gloss: each hadith takes
+    the record of its own place, and Bukhari 1004 is one hadith."""
     claimants = await rows(database_url, "SELECT hadith_id FROM hadith WHERE canonical_reference = 'bukhari:1004'")
     assert claimants == [{"hadith_id": BUKHARI_1004}]
 
-    assert await _hadith(database_url, QUNUT_IN_ADHAN) == {
-        "canonical_reference": "bukhari/10/193",
-        "canonical_number": None,
-        "refused_number": "1004",
-        "numbering_refusal": KITAB_DIFFERS,
-        "text_fr": None,
-    }
-    assert await _records(database_url, QUNUT_IN_ADHAN) == [
-        ("numbering_refused", "crosswalks", "hadith_json_to_fawaz_numbers.csv.gz:34"),
-        ("text_ar", "hadith-json", "db/by_chapter/the_9_books/bukhari/10.json#193"),
-        ("text_en", "hadith-json", "db/by_chapter/the_9_books/bukhari/10.json#193"),
-    ]
-    assert await _graders(database_url, QUNUT_IN_ADHAN) == []
+    qunut = await _hadith(database_url, QUNUT_IN_ADHAN)
+    assert (qunut["canonical_reference"], qunut["refused_number"], qunut["numbering_refusal"]) == (
+        "bukhari:798",
+        None,
+        None,
+    )
+    assert ("numbering", "fawaz-hadith", "eng-bukhari#798") in await _records(database_url, QUNUT_IN_ADHAN)
     kept = await _records(database_url, BUKHARI_1004)
-    assert ("numbering", "crosswalks", "hadith_json_to_fawaz_numbers.csv.gz:35") in kept
+    assert ("numbering", "fawaz-hadith", "eng-bukhari#1004") in kept
     assert ("text_fr", "hadith-api", "fra-bukhari#1004") in kept
 
 
-async def test_a_repeated_hadith_takes_neither_the_number_nor_the_french_nor_the_grades_of_its_first_place(
+async def test_a_number_placed_in_another_kitab_is_refused_with_its_french_and_grades(
     imported: ImportReport, database_url: str
 ) -> None:
-    repeated = await _hadith(database_url, NASAI_15_REPEATED)
-    assert {k: repeated[k] for k in ("canonical_reference", "refused_number", "numbering_refusal", "text_fr")} == {
-        "canonical_reference": "nasai/48/187",
-        "refused_number": "15",
+    """Ibn Majah 2435 (on debts) has the same English and Arabic as hadith-json 15/46, but fawaz places it in kitab 10:
+    the number is refused, and the hadith keeps its in-book reference and its own LK grade, without that record's
+    French or hadith-api grades."""
+    assert await _hadith(database_url, IBNMAJAH_15_46) == {
+        "canonical_reference": "ibnmajah/15/46",
+        "canonical_number": None,
+        "refused_number": "2435",
         "numbering_refusal": KITAB_DIFFERS,
         "text_fr": None,
     }
-    assert await _graders(database_url, NASAI_15_REPEATED) == []
+    records = await _records(database_url, IBNMAJAH_15_46)
+    assert ("numbering_refused", "fawaz-hadith", "eng-ibnmajah#2435") in records
+    assert not [r for r in records if r[0] in {"numbering", "text_fr"} or r[1] == "hadith-api"]
+    assert {grader for grader, _ in await _graders(database_url, IBNMAJAH_15_46)} == {"LK corpus annotation"}
+
+
+async def test_a_repeated_hadith_takes_the_number_of_its_own_place(imported: ImportReport, database_url: str) -> None:
+    repeated = await _hadith(database_url, NASAI_15_REPEATED)
+    assert (repeated["canonical_reference"], repeated["refused_number"]) == ("nasai:5226", None)
+    assert {grader for grader, _ in await _graders(database_url, NASAI_15_REPEATED)} >= {"Al-Albani"}
+    assert all(key != "ara-nasai#15" for _, key in await _graders(database_url, NASAI_15_REPEATED))
     assert await _graders(database_url, NASAI_15) == [
         ("Abu Ghuddah", "ara-nasai#15"),
         ("Al-Albani", "ara-nasai#15"),
@@ -104,8 +114,8 @@ async def test_a_number_no_source_places_is_refused(imported: ImportReport, data
 async def test_the_api_shows_the_refused_hadith_by_its_in_book_reference_without_french(
     client: httpx.AsyncClient,
 ) -> None:
-    hadith = await tool_data(client, "get_hadith", hadith_id=QUNUT_IN_ADHAN)
-    assert (hadith["canonical_reference"], hadith["text_fr"]) == ("bukhari/10/193", None)
+    hadith = await tool_data(client, "get_hadith", hadith_id=IBNMAJAH_15_46)
+    assert (hadith["canonical_reference"], hadith["text_fr"]) == ("ibnmajah/15/46", None)
 
 
 async def test_no_two_hadith_can_hold_one_canonical_reference(imported: ImportReport, database_url: str) -> None:

@@ -72,13 +72,13 @@ def _grade(grade: Grade, records: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 async def _expected(database_url: str, hadith: int) -> list[dict[str, Any]]:
-    """The hadith's grades: each hadith-api one cited with its record and the crosswalk line that links it to
-    the hadith (a line of the subset's crosswalk file), each LK one with its row."""
+    """The hadith's grades: each hadith-api one cited with its record and the fawaz English record that the
+    crosswalk paired with the hadith (the same number), each LK one with its row."""
     edition, number, api_grades, lk_row, lk_grades = EXPECTED[hadith]
     (numbering,) = await rows(database_url, NUMBERING, hadith)
-    assert numbering["source_key"].startswith("hadith_json_to_fawaz_numbers.csv.gz:")
+    assert numbering["source_key"] == f"eng-{edition.removeprefix('ara-')}#{number}"
     api = provenance(hadith, "hadith", "hadith-api", source_key=f"{edition}#{number}", edition_id=edition)
-    crosswalk = provenance(hadith, "hadith", "crosswalks", source_key=numbering["source_key"])
+    crosswalk = provenance(hadith, "hadith", "fawaz-hadith", source_key=numbering["source_key"])
     lk = provenance(hadith, "hadith", "lk-corpus", source_key=lk_row)
     return [_grade(grade, [api, crosswalk]) for grade in api_grades] + [_grade(grade, [lk]) for grade in lk_grades]
 

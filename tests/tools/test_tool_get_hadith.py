@@ -42,7 +42,7 @@ async def test_bukhari_1_is_the_whole_expected_object(client: httpx.AsyncClient,
                     locator="1/1",
                 ),
                 provenance(100001, "hadith", "lk-corpus", source_key="Bukhari/Chapter1.csv#1"),
-                provenance(100001, "hadith", "crosswalks", source_key="hadith_json_to_fawaz_numbers.csv.gz:2"),
+                provenance(100001, "hadith", "fawaz-hadith", source_key="eng-bukhari#1"),
                 provenance(100001, "hadith", "hadith-api", source_key="fra-bukhari#1", edition_id="fra-bukhari"),
             ],
         }
