@@ -174,6 +174,7 @@ def _serve(args: argparse.Namespace) -> int:
             port=args.port,
             workers=args.workers,
             http=PROTOCOL,
+            loop="asyncio",
             log_level="warning",
         )
     return 0

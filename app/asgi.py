@@ -10,8 +10,6 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.requests import Request
-from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route
 
 from app.data.data_version import ServedVersion
@@ -24,17 +22,20 @@ from app.execution.executor import Executor
 from app.execution.framework import graphql_core_schema
 from app.execution.persisted import DEFAULT_DIR, load_manifest
 from app.http import explore, request_log
-from app.http.admission import Admission
+from app.http.admission import Admission, Places
 from app.http.apq import RegisteredDocuments
 from app.http.disconnect import CancelOnDisconnect
+from app.http.front_door import FrontDoor
 from app.http.graphiql import ASSETS_PATH, graphiql_assets
 from app.http.graphql import GraphQLEndpoint
 from app.http.http_cache import Revalidation
 from app.http.mcp import McpEndpoint
 from app.http.observability import Observed
+from app.http.probes import Probes
 from app.http.profiles import API_KEY_HEADER, Profiles
 from app.http.rate_limits import RateLimits, parse_rates
 from app.http.refusals import router_refusal
+from app.http.shedding import STATE_KEY, Shedding
 from app.http.tools import Tools
 from app.metrics import MetricsEndpoint
 from app.settings import Settings, load_settings
@@ -52,12 +53,14 @@ CORS_EXPOSED_HEADERS = [
 ]
 
 
-def edge(settings: Settings, profiles: Profiles) -> list[Middleware]:
-    """What every answer goes through, outermost first: observation (request id, trace context, metrics,
-    the request log), a client that leaves cancels its work, CORS for the allowed origins (credentials never
-    allowed), rate limits per client (429), admission (a bound on requests in flight, 503 beyond it),
-    revalidation (ETag, 304), then gzip above `compress_min_bytes`."""
+def edge(settings: Settings, profiles: Profiles, shedding: Shedding, probes: Probes) -> list[Middleware]:
+    """What every answer goes through, outermost first: the front door (the probes, and the requests admission
+    cannot take, answered before the rest), observation (request id, trace context, metrics, the request log),
+    a client that leaves cancels its work, CORS for the allowed origins (credentials never allowed), rate limits
+    per client (429), admission (a bound on requests in flight, 503 beyond it), revalidation (ETag, 304), then
+    gzip above `compress_min_bytes`."""
     return [
+        Middleware(FrontDoor, shedding, probes),
         Middleware(Observed),
         Middleware(CancelOnDisconnect),
         Middleware(
@@ -69,24 +72,10 @@ def edge(settings: Settings, profiles: Profiles) -> list[Middleware]:
             max_age=600,
         ),
         Middleware(RateLimits, parse_rates(settings.rate_limits, profiles.names), profiles),
-        Middleware(Admission, settings.max_in_flight, settings.max_queued, settings.queue_wait_ms),
+        Middleware(Admission, shedding.places),
         Middleware(Revalidation),
         Middleware(GZipMiddleware, minimum_size=settings.compress_min_bytes),
     ]
-
-
-async def healthz(request: Request) -> JSONResponse:
-    return JSONResponse({"status": "alive"})
-
-
-async def readyz(request: Request) -> JSONResponse:
-    """Whether the database answers, on a connection of its own within ISNAD_READY_TIMEOUT_MS: it says
-    so under load (the request pool busy) and during a stall (503 when the timeout passes)."""
-    readiness: Readiness = request.app.state.readiness
-    if await readiness.ready():
-        version = request.app.state.data_version.current  # read by the readiness probe itself
-        return JSONResponse({"status": "ready", "data_version": version.as_json() if version else None})
-    return JSONResponse({"status": "database unavailable"}, status_code=503)
 
 
 def create_app(settings: Settings, database_url: str) -> Starlette:
@@ -103,6 +92,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
         settings.request_timeout_ms / 1000,
         settings.suggestions,
         reads.pick,
+        reads.instead_of,
     )
     documents = Documents(schema, settings.max_tokens, settings.suggestions)
     manifest = load_manifest(DEFAULT_DIR)
@@ -120,20 +110,21 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
     )
     tools = Tools(schema, executor, documents, manifest, profiles, settings.max_body_bytes)
     mcp = McpEndpoint(tools, settings.max_body_bytes)
+    shedding = Shedding(Places(settings.max_in_flight, settings.max_queued, settings.queue_wait_ms))
+    readiness = Readiness(settings, database_url, data_version.read_on, schema=True)
+    probes = Probes(readiness, data_version, settings.ready_interval_ms, settings.ready_timeout_ms)
 
     @asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Shedding]]:
         await data_version.refresh()
         gc.freeze()  # what start-up built lives as long as the process: the collector need not scan it again
-        async with mcp.running():
-            yield
+        async with mcp.running(), probes.watching():
+            yield {STATE_KEY: shedding}  # uvicorn hands it to its protocol: `serve` sheds at the connection
         await reads.dispose()
         await engine.dispose()
 
     app = Starlette(
         routes=[
-            Route("/healthz", healthz),
-            Route("/readyz", readyz),
             Route("/graphql", graphql, methods=["GET", "POST"]),
             Route("/tools", tools.list, methods=["GET"]),
             Route("/tools/{name}", tools.call, methods=["POST"]),
@@ -143,13 +134,14 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
             Route("/mcp", mcp),
             Route("/metrics", MetricsEndpoint(settings.metrics_dir, settings.pool_size).scrape, methods=["GET"]),
         ],
-        middleware=edge(settings, profiles),
+        middleware=edge(settings, profiles, shedding, probes),
         exception_handlers={HTTPException: router_refusal},
         lifespan=lifespan,
     )
     app.state.engine = engine
     app.state.reads = reads
-    app.state.readiness = Readiness(settings, database_url, data_version.read_on, schema=True)
+    app.state.probes = probes
+    app.state.admission = shedding.places
     app.state.data_version = data_version
     app.state.executor = executor
     app.state.tools = tools

@@ -9,10 +9,10 @@ scraper that asks for it). Reading them runs no SQL and takes no connection.
     isnad_connections_refused_total{reason}                      slow or oversized requests closed at the edge
     isnad_admissions_refused_total{reason}                       requests shed by admission (503)
 
-`surface` is graphql, tools, mcp or other (/healthz, /readyz, /metrics, GraphiQL's files, any other
-path); `operation` is a manifest document's name (a tool's), `free` for any other document, `none`
-when no document ran; `error` a code of the closed set or `none`. Every label takes a bounded set of
-values: never a path, a document or an argument.
+`surface` is graphql, tools, mcp or other (/metrics, GraphiQL's files, any other path; the probes /healthz
+and /readyz are answered before observation, uncounted); `operation` is a manifest document's name (a
+tool's), `free` for any other document, `none` when no document ran; `error` a code of the closed set or
+`none`. Every label takes a bounded set of values: never a path, a document or an argument.
 
 One process (`serve --workers 1`): the metrics live in it. Several workers: each keeps its values in
 files of a folder they share (prometheus-client's multiprocess mode, chosen by PROMETHEUS_MULTIPROC_DIR

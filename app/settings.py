@@ -44,6 +44,7 @@ class Settings:
     metrics_dir: Path | None = None  # where several workers keep their metrics (prometheus-client's variable)
     request_timeout_ms: int = 10_000  # a request's deadline for all of its statements together
     ready_timeout_ms: int = 1_000  # how long /readyz waits for the database on its own connection
+    ready_interval_ms: int = 1_000  # how often each worker checks the database in the background for /readyz
     max_in_flight: int = 64  # guarded requests each worker serves at once (0: no bound); more wait in a queue
     max_queued: int = 128  # requests waiting for a place, per worker; more are answered 503 at once
     queue_wait_ms: int = 250  # how long a request waits for a place before it is answered 503
@@ -163,6 +164,9 @@ VARIABLES = (
         "ISNAD_REQUEST_TIMEOUT_MS", "request_timeout_ms", 10_000, _int, "a request's deadline for all its statements"
     ),
     Variable("ISNAD_READY_TIMEOUT_MS", "ready_timeout_ms", 1_000, _int, "how long /readyz waits for the database"),
+    Variable(
+        "ISNAD_READY_INTERVAL_MS", "ready_interval_ms", 1_000, _int, "how often /readyz's check runs in the background"
+    ),
     Variable("ISNAD_MAX_IN_FLIGHT", "max_in_flight", 64, _int, "requests each worker serves at once (0: no bound)"),
     Variable("ISNAD_MAX_QUEUED", "max_queued", 128, _int, "requests each worker lets wait for a place"),
     Variable("ISNAD_QUEUE_WAIT_MS", "queue_wait_ms", 250, _int, "how long a request waits for a place before a 503"),

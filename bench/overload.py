@@ -22,7 +22,8 @@ One command, on the database of ISNAD_DATABASE_URL (or the embedded one):
 4. prints, for each run: the responses by status (200 / 503 / 429 / other, from wrk's script), socket
    errors, wrk's p50/p99 over all responses, the p50/p99 of the admitted (200) requests from the
    request log (arrival to last byte, admission's queue included; the kernel's accept queue is not), the
-   probes' p50/p99/max and failures, the counters of the last `/metrics` scrape (requests answered 503
+   probes' p50/p99/max and failures, the CPU shares of the API, wrk, PostgreSQL and the rest of the machine
+   over the timed run (bench/cpu_shares.py), the counters of the last `/metrics` scrape (requests answered 503
    `UPSTREAM_UNAVAILABLE` with no operation run: refused by admission; 429 `RATE_LIMITED`); then the
    checks of the refusals, and the ratios of the admitted p99 at `--connections` to that at
    `--base-connections`.
@@ -41,6 +42,7 @@ import re
 import resource
 import secrets
 import tempfile
+import time
 from collections import Counter
 from collections.abc import Sequence
 from contextlib import ExitStack
@@ -52,6 +54,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from rich.console import Console
 
 from app.settings import Settings
+from bench.cpu_shares import CpuClock
 from bench.load import SEED
 from bench.load_report import machine
 from bench.overload_watch import Checker, Prober, Probes, Refusals
@@ -103,6 +106,7 @@ class Result:
     admitted_ms: list[float]  # the request log's duration of every guarded request answered 200
     probes: Probes
     refusals: Refusals | None
+    cpu: str  # the CPU shares of the API, wrk, PostgreSQL and the rest over the timed run
 
 
 def statuses(output: str) -> dict[str, int]:
@@ -149,15 +153,17 @@ def measure(api: Server, bodies: Path, load: Load, checker: Checker | None) -> R
     prober.start()
     if checker is not None:
         checker.start()
+    began, clock = time.monotonic(), CpuClock.now()
     try:
         output = run_wrk(url + "/graphql", bodies, load, load.seconds, SEED)
+        cpu = CpuClock.now().shares_since(clock, api.process.pid, time.monotonic() - began)
     finally:
         for thread in (checker, prober):
             if thread is not None:
                 thread.finish()
     refusals = checker.refusals if checker is not None else None
     admitted = admitted_times(log_since(api, offset))
-    return Result(load.connections, output, statuses(output), admitted, prober.probes, refusals)
+    return Result(load.connections, output, statuses(output), admitted, prober.probes, refusals, cpu)
 
 
 # -- the report -------------------------------------------------------------------------------------
@@ -214,6 +220,7 @@ def run_lines(result: Result) -> list[str]:
         f"one): {counts['unmarked']:,}",
         f"  wrk, all responses: p50 {wrk.p50_ms:.1f} / p99 {wrk.p99_ms:.1f} ms; " + distribution(result.output),
         f"  admitted (200, request log): {spread(result.admitted_ms)}",
+        f"  {result.cpu}",
     ]
     for path, times in result.probes.times_ms.items():
         lines.append(f"  {path}: {spread(times)}")

@@ -32,6 +32,15 @@ class Pair:
     def restart_replica(self) -> None:
         _pg_ctl(self.replica_pgdata, "restart", "-m", "fast")
 
+    @contextmanager
+    def replica_stopped(self) -> Iterator[None]:
+        """The replica stopped while the block runs, started again after."""
+        _pg_ctl(self.replica_pgdata, "stop", "-m", "fast")
+        try:
+            yield
+        finally:
+            _pg_ctl(self.replica_pgdata, "start")
+
 
 def _server_user() -> tuple[int, int] | tuple[None, None]:
     """The user and group PostgreSQL's programs run as: the server's user when run as root, which may not."""

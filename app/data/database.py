@@ -210,6 +210,9 @@ class Row(Protocol):
     def values(self) -> Iterable[Any]: ...
 
 
+Reroute = Callable[[AsyncEngine], AsyncEngine | None]  # the pool to read from instead of one unreachable
+
+
 class RequestDatabase:
     """One request's access to the database: its statements run one at a time on one pooled connection.
 
@@ -219,8 +222,9 @@ class RequestDatabase:
     by the session's default, with the session's statement timeout: no BEGIN and ROLLBACK round trips.
     """
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, reroute: Reroute | None = None) -> None:
         self._engine = engine
+        self._reroute = reroute  # where to read instead when `engine` cannot be reached (app/data/replicas.py)
         self._connection: PoolProxiedConnection | None = None
         self._lock = asyncio.Lock()
         self._running: asyncio.Task[Any] | None = None  # the task whose statement is in flight
@@ -253,7 +257,7 @@ class RequestDatabase:
         (a restart) fails at its first statement: that one is retried once on a fresh connection, which is
         safe, as the request has read nothing yet."""
         first = self._connection is None
-        connection = self._connection or await self._connect()
+        connection = self._connection or await self._first_connection()
         try:
             return await _run(connection, plan, params)
         except Exception as error:
@@ -262,7 +266,19 @@ class RequestDatabase:
             self._connection = None
             connection.invalidate(error)
             await self._engine.dispose()  # the pool's other idle connections died with this one
-        return await _run(await self._connect(), plan, params)
+        return await _run(await self._first_connection(), plan, params)
+
+    async def _first_connection(self) -> PoolProxiedConnection:
+        """The request's connection; when its server cannot be reached (a replica that went down since its last
+        check), one from where `reroute` says instead, once: the request has read nothing yet."""
+        try:
+            return await self._connect()
+        except Exception as error:
+            instead = self._reroute(self._engine) if self._reroute is not None and _is_upstream(error) else None
+            if instead is None:
+                raise
+        self._engine = instead
+        return await self._connect()
 
     async def _connect(self) -> PoolProxiedConnection:
         with POOL_WAITING.track_inprogress():
@@ -330,9 +346,11 @@ async def select_one(connection: asyncpg.Connection) -> None:
 
 
 class Readiness:
-    """Whether the database answers, asked on a connection of its own, opened for each check and bounded by
-    ISNAD_READY_TIMEOUT_MS in all: never the request pool, which may be busy. Checks asked while one runs share it,
-    so that probes cannot open more than one connection at a time."""
+    """Whether the database answers, asked on a connection of its own, bounded by ISNAD_READY_TIMEOUT_MS in all: never
+    the request pool, which may be busy. Checks asked while one runs share it, so that probes cannot open more than
+    one connection at a time. A check may keep its connection for the next (`keep`, the background checks of
+    `/readyz`: one round trip a check instead of a connection's several); any other closes it, and a failed check
+    drops it."""
 
     def __init__(self, settings: Settings, url: str, probe: Probe = select_one, schema: bool = False) -> None:
         self._url = f"postgresql://{sqlalchemy_url(url).partition('://')[2]}"  # as asyncpg takes it
@@ -341,21 +359,31 @@ class Readiness:
         wanted = {"search_path": search_path(settings)} if schema else {}
         self._arguments = connect_arguments("isnad-graphql readyz", wanted, settings.pooled)
         self._check: asyncio.Task[bool] | None = None
+        self._kept: asyncpg.Connection | None = None
 
-    async def ready(self) -> bool:
+    async def ready(self, keep: bool = False) -> bool:
         if self._check is None or self._check.done():
-            self._check = asyncio.create_task(self._ask())
+            self._check = asyncio.create_task(self._ask(keep))
         return await asyncio.shield(self._check)
 
-    async def _ask(self) -> bool:
-        connection: asyncpg.Connection | None = None
+    def release(self) -> None:
+        """Close the connection a check kept, if any."""
+        if self._kept is not None:
+            self._kept.terminate()
+            self._kept = None
+
+    async def _ask(self, keep: bool) -> bool:
+        connection, self._kept = self._kept, None
         try:
             async with asyncio.timeout(self._timeout_s):
-                connection = await asyncpg.connect(self._url, timeout=self._timeout_s, **self._arguments)
+                if connection is None or connection.is_closed():
+                    connection = await asyncpg.connect(self._url, timeout=self._timeout_s, **self._arguments)
                 await self._probe(connection)
         except Exception:  # whatever it is, the database is not ready
+            keep = False
             return False
         finally:
-            if connection is not None:
+            if connection is not None and not keep:
                 connection.terminate()  # at once: a polite close would wait on a stalled link
+            self._kept = connection if keep else None
         return True

@@ -6,8 +6,10 @@ is, so any replica serves the same answers as the primary, old or new data but n
 answered its last health check, in turn; when none did, from the primary's (`ISNAD_DATABASE_URL`). Each
 replica is checked every `ISNAD_REPLICA_CHECK_MS` on a connection of its own, bounded as `/readyz` is
 (`app/database.py`'s `Readiness`), by a task started with the first request; a replica that stops
-answering is left out from its next check, or at once when a pooled connection to it turns out dropped,
-and taken back once a check finds it answering again (after a restart).
+answering is left out from its next check, or at once when a request finds it unreachable (its pooled
+connection dropped, or no connection to be had), and taken back once a check finds it answering again (after
+a restart). The request that finds it so reads once more, from the next healthy replica or the primary: it
+has read nothing yet, and reads change nothing.
 A replica that answers but lags is still used: the lag is the replication's, which PostgreSQL reports in
 `pg_stat_replication` on the primary.
 """
@@ -59,6 +61,15 @@ class ReadRouting:
             return self.primary
         self._turn = (self._turn + 1) % len(healthy)
         return healthy[self._turn]
+
+    def instead_of(self, engine: AsyncEngine) -> AsyncEngine | None:
+        """Where a request reads when `engine`'s replica could not be reached: the next healthy replica, else the
+        primary; that replica is left out till a check finds it answering. None for the primary's own pool."""
+        down = next((replica for replica in self.replicas if replica.engine is engine), None)
+        if down is None:
+            return None
+        down.healthy = False
+        return self.pick()
 
     async def _checking(self) -> None:
         while True:

@@ -16,7 +16,7 @@ import strawberry
 from graphql import GraphQLError, GraphQLSchema, execute
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.data.database import RequestDatabase
+from app.data.database import RequestDatabase, Reroute
 from app.data.sources import SourceCatalog
 from app.errors import ErrorCode, UpstreamUnavailable, to_closed_set
 from app.execution.compiled import NotCompiled, Plan, compile_operation
@@ -60,11 +60,13 @@ class Executor:
         deadline_s: float,
         suggestions: bool = False,
         route: Callable[[], AsyncEngine] | None = None,
+        reroute: Reroute | None = None,
     ) -> None:
         self.schema: GraphQLSchema = graphql_core_schema(strawberry_schema)
         self.suggestions = suggestions  # "Did you mean ...?" in the errors of variables
         self.engine = engine
         self.route = route or (lambda: engine)  # the pool each request reads from (app/data/replicas.py)
+        self.reroute = reroute  # and where instead, when that pool's server cannot be reached
         self.deadline_s = deadline_s  # for all of an operation's statements together
         self.sources = sources
         self.allowed = allowed
@@ -94,7 +96,7 @@ class Executor:
         return Admitted(operation_name, variables, coerced, found)
 
     async def run(self, prepared: Prepared, admitted: Admitted) -> Outcome:
-        db = RequestDatabase(self.route())
+        db = RequestDatabase(self.route(), self.reroute)
         deadline = asyncio.timeout(self.deadline_s)
         try:
             async with deadline:

@@ -4,9 +4,12 @@ instead of queueing until the database's pool times out.
 Requests to `/graphql`, `/tools` and `/mcp` take one of `ISNAD_MAX_IN_FLIGHT` places. When none is
 free, a request waits for one in a short queue: at most `ISNAD_MAX_QUEUED` requests, each for at most
 `ISNAD_QUEUE_WAIT_MS`. A request the queue cannot take, or that waited its time out, is answered 503
-`UPSTREAM_UNAVAILABLE` with `Retry-After`, in the error envelope of its surface (`app/http/refusals.py`),
-before any of its work. Everything else (`/healthz`, `/readyz`, `/metrics`, GraphiQL's files) is never
-held back. The bound is per worker process: N workers admit N times as many.
+`UPSTREAM_UNAVAILABLE` with `Retry-After: 1`, in the error envelope of its surface (`app/http/refusals.py`),
+before any of its work; when neither a place nor the queue can take it, it is shed before the app runs
+(`app/http/shedding.py`). Either way its connection is not read again
+for that second (`app/http/slow_clients.py`): a client that sends again at once cannot take the worker's
+time from the admitted requests. Everything else (`/healthz`, `/readyz`, `/metrics`, GraphiQL's files) is
+never held back. The bound is per worker process: N workers admit N times as many.
 """
 
 import asyncio
@@ -19,40 +22,43 @@ from app.metrics import ADMISSIONS_REFUSED
 
 GUARDED_PATHS = ("/graphql", "/tools", "/mcp")
 RETRY_AFTER_S = 1
+BUSY = UpstreamUnavailable("The server is at capacity; retry shortly.")
+BUSY_HEADERS = {"retry-after": str(RETRY_AFTER_S)}
+SHED = "isnad.shed"  # set on the scope of a request refused for capacity: its connection rests (slow_clients.py)
+
+
+def shed(scope: Scope) -> None:
+    """Mark `scope` as refused for capacity: the server reads nothing more on its connection for
+    `RETRY_AFTER_S`, the wait its `Retry-After` asked for."""
+    scope[SHED] = True
 
 
 def guarded(scope: Scope) -> bool:
     """Whether a request is one that admission and rate limits apply to: the API's own endpoints."""
     if scope["type"] != "http":  # the lifespan and websockets have no path to guard
         return False
-    path: str = scope["path"]
+    return guarded_path(scope["path"])
+
+
+def guarded_path(path: str) -> bool:
     return any(path == p or path.startswith(f"{p}/") for p in GUARDED_PATHS)
 
 
-class Admission:
-    """ASGI middleware: at most `max_in_flight` guarded requests at once (0: no bound), and a queue of at
-    most `max_queued` requests waiting up to `max_wait_ms` for a place."""
+class Places:
+    """The bound of one worker: at most `max_in_flight` guarded requests at once (0: no bound), and a queue of
+    at most `max_queued` requests waiting up to `max_wait_ms` for a place. The admission middleware takes
+    places; the front door (`app/http/front_door.py`) reads `full` to shed a request before any middleware."""
 
-    def __init__(self, app: ASGIApp, max_in_flight: int, max_queued: int, max_wait_ms: int) -> None:
-        self.app = app
+    def __init__(self, max_in_flight: int, max_queued: int, max_wait_ms: int) -> None:
         self.bounded = max_in_flight > 0
         self.places = asyncio.Semaphore(max(max_in_flight, 1))
         self.max_queued = max_queued
         self.max_wait_s = max_wait_ms / 1000
         self.queued = 0
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if not (self.bounded and guarded(scope)):
-            await self.app(scope, receive, send)
-            return
-        if not await self.enter():
-            busy = UpstreamUnavailable("The server is at capacity; retry shortly.")
-            await refusal(scope, 503, busy, {"retry-after": str(RETRY_AFTER_S)})(scope, receive, send)
-            return
-        try:
-            await self.app(scope, receive, send)
-        finally:
-            self.places.release()
+    def full(self) -> bool:
+        """No place free and no room in the queue: a request arriving now would be shed at once."""
+        return self.bounded and self.places.locked() and self.queued >= self.max_queued
 
     async def enter(self) -> bool:
         """Take a place, at once or after a wait in the queue; False when the request is to be shed."""
@@ -71,3 +77,27 @@ class Admission:
         finally:
             self.queued -= 1
         return True
+
+    def leave(self) -> None:
+        self.places.release()
+
+
+class Admission:
+    """ASGI middleware: each guarded request takes one of `places` for its whole run, or is answered 503."""
+
+    def __init__(self, app: ASGIApp, places: Places) -> None:
+        self.app = app
+        self.places = places
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not (self.places.bounded and guarded(scope)):
+            await self.app(scope, receive, send)
+            return
+        if not await self.places.enter():
+            shed(scope)
+            await refusal(scope, 503, BUSY, BUSY_HEADERS)(scope, receive, send)
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.places.leave()

@@ -34,8 +34,7 @@ class Observed:
             await self.app(scope, receive, send)
             return
         arrived, started = time.time(), time.perf_counter()
-        headers = dict(scope["headers"])
-        identity = RequestIdentity.of(_text(headers.get(b"x-request-id")), _text(headers.get(b"traceparent")))
+        identity = RequestIdentity.of_headers(dict(scope["headers"]))
         observation = Observation(surface(scope["path"]))
         status = UNANSWERED
 
@@ -55,7 +54,3 @@ class Observed:
             metrics.record(observation, status, seconds)
             if request_log.wanted():
                 request_log.write(observation, identity, scope["method"], scope["path"], status, arrived, seconds)
-
-
-def _text(value: bytes | None) -> str | None:
-    return value.decode("latin-1") if value is not None else None

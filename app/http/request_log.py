@@ -17,6 +17,7 @@ import logging
 import re
 import secrets
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -49,6 +50,11 @@ class RequestIdentity:
             return cls(request_id)
         return cls(request_id, trace_id=trace.group(2), span_id=secrets.token_hex(8), flags=trace.group(4))
 
+    @classmethod
+    def of_headers(cls, headers: Mapping[bytes, bytes]) -> "RequestIdentity":
+        """From a request's headers as ASGI gives them (names in lower case)."""
+        return cls.of(_text(headers.get(b"x-request-id")), _text(headers.get(b"traceparent")))
+
     def headers(self) -> list[tuple[bytes, bytes]]:
         """`X-Request-Id`, and `traceresponse` in a caller's trace."""
         headers = [(b"x-request-id", self.request_id.encode())]
@@ -63,6 +69,10 @@ def _valid_trace(version: str, trace_id: str, parent_id: str, flags: str, more: 
     if version == "ff" or (version == "00" and more is not None):
         return False
     return trace_id != INVALID_TRACE_ID and parent_id != INVALID_SPAN_ID
+
+
+def _text(value: bytes | None) -> str | None:
+    return value.decode("latin-1") if value is not None else None
 
 
 def wanted() -> bool:

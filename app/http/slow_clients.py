@@ -14,7 +14,8 @@ well). `GuardedProtocol` is its httptools protocol with these bounds, each check
 
 Each refusal carries the error envelope of the path asked (`app/refusals.py`), is counted in
 `isnad_connections_refused_total{reason}` and logged in one line at INFO, never with a traceback.
-`serve` and the test server run uvicorn with `--http app.http.slow_clients:GuardedProtocol`.
+`serve` and the test server run uvicorn with `--http app.http.slow_clients:GuardedProtocol`, which builds on
+`app/http/shedding_protocol.py`'s protocol (overload: shedding at the connection, resting refused ones).
 """
 
 import asyncio
@@ -22,10 +23,11 @@ import logging
 from functools import cache
 from typing import Any
 
-from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import STATUS_LINE
 
 from app.errors import ApiError, LimitExceeded, QueryRejected
 from app.http.refusals import refusal
+from app.http.shedding_protocol import SheddingProtocol
 from app.metrics import CONNECTIONS_REFUSED
 from app.settings import Settings, load_settings
 
@@ -39,7 +41,7 @@ def _settings() -> Settings:
     return load_settings()
 
 
-class GuardedProtocol(HttpToolsProtocol):
+class GuardedProtocol(SheddingProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         settings = _settings()

@@ -86,6 +86,25 @@ async def test_a_streaming_replica_serves_reads_follows_a_reimport_and_comes_bac
             assert (await call()).content == first.content
 
 
+async def test_the_request_that_finds_its_replica_down_reads_from_the_primary(tmp_path: Path, subset_dir: Path) -> None:
+    """The replica stops between two health checks (far apart here): the request that meets its dropped
+    connection, and no new one, reads once more from the primary instead of answering UPSTREAM_UNAVAILABLE."""
+    with streaming_pair(tmp_path) as pair:
+        await _import(pair, subset_dir)
+        await _until(lambda: _caught_up(pair))
+        settings = api_settings(pair.primary, replica_urls=(pair.replica,), replica_check_ms=600_000)
+        async with serving(settings, pair.primary) as served:
+            await _until(lambda: _reads_on_replica(served.client, pair))
+            (replica,) = served.app.state.reads.replicas
+            with pair.replica_stopped():
+                found_down = await served.client.post(CALL[0], json=CALL[1])
+                healthy = replica.healthy
+                after = await served.client.post(CALL[0], json=CALL[1])
+    assert (found_down.status_code, after.status_code) == (200, 200)
+    assert found_down.json()["hadith_id"] == CALL[1]["hadith_id"]
+    assert healthy is False  # left out till its next check
+
+
 async def _reads_on_replica(client: httpx.AsyncClient, pair: Pair) -> bool:
     """A request answered while the API holds a session on the replica."""
     response = await client.post(CALL[0], json=CALL[1])

@@ -3,7 +3,8 @@
 A request is held inside the executor (its run waits for the test to release it), so that the bound is
 reached without timing anything: the next request to /graphql, /tools or /mcp is answered 503
 `UPSTREAM_UNAVAILABLE` with `Retry-After`, in its surface's envelope, while /healthz and /readyz
-still answer.
+still answer. When neither a place nor the queue can take it, the front door answers it before any other
+middleware (observation, the first of them, is watched).
 """
 
 import asyncio
@@ -14,11 +15,12 @@ from typing import Any
 import httpx
 import pytest
 from prometheus_client import REGISTRY
-from starlette.applications import Starlette
+from starlette.types import Receive, Scope, Send
 
 from app.execution.documents import Prepared
 from app.execution.executor import Admitted, Outcome
-from app.http.admission import Admission, guarded
+from app.http.admission import guarded
+from app.http.observability import Observed
 from ingest.run import ImportReport
 from tests.conftest import Served, api_settings, serving
 
@@ -76,14 +78,6 @@ async def gated(
             gate.opened.set()
 
 
-def _admission(app: Starlette) -> Admission:
-    """The app's admission middleware (built on the first request)."""
-    layer: Any = app.middleware_stack
-    while not isinstance(layer, Admission):
-        layer = layer.app
-    return layer
-
-
 async def _hold_one(served: Served, gate: Gate) -> "asyncio.Task[httpx.Response]":
     held = asyncio.create_task(served.client.post("/graphql", json=HADITH))
     await gate.until_entered(1)
@@ -117,16 +111,90 @@ async def test_a_request_beyond_the_bound_is_shed_with_retry_after(
         assert shed.headers["content-type"] == f"{GRAPHQL_RESPONSE}; charset=utf-8"
 
 
-async def test_health_and_readiness_are_never_shed(
-    imported: ImportReport, database_url: str, monkeypatch: pytest.MonkeyPatch
+KEY = "k3y-of-a-known-client"
+
+
+@pytest.fixture
+def observed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths of the requests that reach the middleware behind the front door (observation, the first)."""
+    seen: list[str] = []
+    observe = Observed.__call__
+
+    async def noting(self: Observed, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            seen.append(scope["path"])
+        await observe(self, scope, receive, send)
+
+    monkeypatch.setattr(Observed, "__call__", noting)
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("path", "accept", "media_type"),
+    [
+        ("/graphql", GRAPHQL_RESPONSE, GRAPHQL_RESPONSE),
+        ("/graphql", "*/*", "application/json"),
+        ("/tools/get_hadith", None, "application/json"),
+    ],
+)
+async def test_a_request_admission_cannot_take_is_shed_before_any_middleware(
+    imported: ImportReport,
+    database_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    observed: list[str],
+    path: str,
+    accept: str | None,
+    media_type: str,
+) -> None:
+    headers = {"x-request-id": "shed-1"} | ({"accept": accept} if accept else {})
+    async with gated(database_url, monkeypatch, max_in_flight=1, max_queued=0) as (served, gate):
+        held = await _hold_one(served, gate)
+        shed = await answered(served.client.post(path, json={"hadith_id": 100001}, headers=headers))
+        gate.opened.set()
+        await held
+    assert observed == ["/graphql"]  # the held request's only
+    assert (shed.status_code, shed.headers["retry-after"], shed.headers["x-request-id"]) == (503, "1", "shed-1")
+    assert shed.headers["content-type"].startswith(media_type)
+    body = shed.json()
+    code = body["errors"][0]["extensions"]["code"] if path == "/graphql" else body["error"]["code"]
+    assert code == "UPSTREAM_UNAVAILABLE"
+
+
+@pytest.mark.parametrize("headers", [{"origin": "https://reader.example"}, {"x-api-key": KEY}])
+async def test_a_cross_origin_or_keyed_request_is_refused_the_usual_way(
+    imported: ImportReport,
+    database_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    observed: list[str],
+    headers: dict[str, str],
+) -> None:
+    settings = {"cors_origins": ("https://reader.example",), "api_keys": f"web:persisted:{KEY}"}
+    async with gated(database_url, monkeypatch, max_in_flight=1, max_queued=0, **settings) as (served, gate):
+        held = await _hold_one(served, gate)
+        shed = await answered(served.client.post("/tools/get_hadith", json={"hadith_id": 100001}, headers=headers))
+        gate.opened.set()
+        await held
+    assert observed == ["/graphql", "/tools/get_hadith"]
+    assert (shed.status_code, shed.json()["error"]["code"]) == (503, "UPSTREAM_UNAVAILABLE")
+    if "origin" in headers:
+        assert shed.headers["access-control-allow-origin"] == "https://reader.example"
+
+
+async def test_probes_answer_before_any_middleware_while_admission_is_full(
+    imported: ImportReport, database_url: str, monkeypatch: pytest.MonkeyPatch, observed: list[str]
 ) -> None:
     async with gated(database_url, monkeypatch, max_in_flight=1, max_queued=0) as (served, gate):
         held = await _hold_one(served, gate)
-        health = await served.client.get("/healthz")
-        ready = await served.client.get("/readyz")
+        probes = [await served.client.get(path, headers={"x-request-id": path[1:]}) for path in ("/healthz", "/readyz")]
         gate.opened.set()
         await held
-    assert (health.status_code, ready.status_code) == (200, 200)
+    assert observed == ["/graphql"]
+    assert [(probe.status_code, probe.headers["x-request-id"]) for probe in probes] == [
+        (200, "healthz"),
+        (200, "readyz"),
+    ]
+    assert probes[0].json() == {"status": "alive"}
+    assert probes[1].json()["status"] == "ready"
 
 
 GUARDED = ["/graphql", "/tools", "/tools/get_hadith", "/mcp", "/mcp/"]
@@ -151,13 +219,13 @@ async def test_a_queued_request_runs_once_a_place_is_free_and_a_full_queue_sheds
     async with gated(database_url, monkeypatch, **settings) as (served, gate):
         held = await _hold_one(served, gate)
         queued = asyncio.create_task(served.client.post("/graphql", json=HADITH))
-        await eventually(lambda: _admission(served.app).queued == 1)
+        await eventually(lambda: served.app.state.admission.queued == 1)
         shed = await answered(served.client.post("/graphql", json=HADITH))
         gate.opened.set()
         answers = [await held, await queued]
     assert shed.status_code == 503
     assert [answer.json()["data"] for answer in answers] == [{"get_hadith": {"hadith_id": 100001}}] * 2
-    assert _admission(served.app).queued == 0
+    assert served.app.state.admission.queued == 0
     assert refusals("queue_full") == refused + 1
 
 

@@ -130,7 +130,7 @@ async def test_errors_are_counted_by_code_and_status_and_never_by_what_the_clien
 
 async def test_other_paths_are_one_surface(client: httpx.AsyncClient) -> None:
     before = await scrape(client)
-    assert (await client.get("/healthz")).status_code == 200
+    assert (await client.get("/explore")).status_code == 200
     assert (await client.get("/no/such/path/x1")).status_code == 404
     after = await scrape(client)
     assert added(before, after, "isnad_requests_total", **requests("other", "none")) >= 2  # the scrape too

@@ -87,7 +87,7 @@ async def test_an_error_is_logged_by_its_code(client: httpx.AsyncClient, lines: 
 async def test_a_valid_request_id_is_taken_as_it_came(
     client: httpx.AsyncClient, lines: list[dict[str, Any]], request_id: str
 ) -> None:
-    response = await client.get("/healthz", headers={"x-request-id": request_id})
+    response = await client.get("/tools", headers={"x-request-id": request_id})
     assert response.headers["x-request-id"] == request_id
     assert lines[0]["request_id"] == request_id
 
@@ -96,7 +96,7 @@ async def test_a_valid_request_id_is_taken_as_it_came(
 async def test_an_invalid_request_id_is_replaced(
     client: httpx.AsyncClient, lines: list[dict[str, Any]], request_id: str
 ) -> None:
-    response = await client.get("/healthz", headers={b"x-request-id": request_id.encode()})
+    response = await client.get("/tools", headers={b"x-request-id": request_id.encode()})
     assert re.fullmatch(r"[0-9a-f]{32}", response.headers["x-request-id"])
     assert lines[0]["request_id"] == response.headers["x-request-id"]
 
@@ -129,7 +129,7 @@ async def test_a_valid_traceparent_puts_the_request_in_the_callers_trace(
 async def test_an_invalid_traceparent_is_ignored(
     client: httpx.AsyncClient, lines: list[dict[str, Any]], traceparent: str
 ) -> None:
-    response = await client.get("/healthz", headers={"traceparent": traceparent})
+    response = await client.get("/tools", headers={"traceparent": traceparent})
     assert response.status_code == 200
     assert "traceresponse" not in response.headers
     assert (lines[0]["trace_id"], lines[0]["span_id"]) == (None, None)
@@ -171,7 +171,7 @@ async def test_served_with_the_request_log_off_no_line_is_built(
     app = app_from_environment()
     try:
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://isnad.test") as client:
-            response = await client.get("/healthz")
+            response = await client.get("/tools")
         assert response.headers["x-request-id"]
         assert not request_log.wanted()
     finally:

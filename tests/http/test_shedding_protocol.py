@@ -1,0 +1,119 @@
+"""`serve`'s protocol under overload (`app/http/shedding_protocol.py`), driven as uvicorn drives it over a
+transport that records what the protocol does to it: a request admission can take neither in a place nor in
+its queue is answered 503 at the connection, the app never called; a connection whose request was refused for
+capacity is not read until its `Retry-After` has passed, and is read again afterwards; any other answer
+leaves it read."""
+
+import asyncio
+from typing import Any
+
+import orjson
+import pytest
+from starlette.types import Receive, Scope, Send
+from uvicorn.config import Config
+from uvicorn.server import ServerState
+
+from app.http.admission import Places, shed
+from app.http.shedding import STATE_KEY, Shedding
+from app.http.slow_clients import GuardedProtocol
+from tests.http.test_admission import eventually
+
+
+class Transport(asyncio.Transport):
+    """What the protocol writes, and whether it reads."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written = b""
+        self.reading = True
+        self.closing = False
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        self.written += bytes(data)
+
+    def pause_reading(self) -> None:
+        self.reading = False
+
+    def resume_reading(self) -> None:
+        self.reading = True
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    def close(self) -> None:
+        self.closing = True
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return {"peername": ("192.0.2.7", 40000), "sockname": ("127.0.0.1", 8000)}.get(name, default)
+
+
+SEEN: list[str] = []  # the paths the app was called for
+
+
+async def busy_or_not(scope: Scope, receive: Receive, send: Send) -> None:
+    """503 for /busy, refused for capacity as admission does; 200 for any other path."""
+    SEEN.append(scope["path"])
+    status = 503 if scope["path"] == "/busy" else 200
+    if status == 503:
+        shed(scope)
+    await send({"type": "http.response.start", "status": status, "headers": [(b"content-length", b"0")]})
+    await send({"type": "http.response.body", "body": b""})
+
+
+async def full() -> Shedding:
+    """Shedding over an admission whose one place is taken and whose queue holds nothing."""
+    places = Places(max_in_flight=1, max_queued=0, max_wait_ms=250)
+    assert await places.enter()
+    return Shedding(places)
+
+
+async def answered(path: str, *headers: str, shedding: Shedding | None = None) -> Transport:
+    """The transport of a connection after one POST to `path` was answered on it."""
+    config = Config(app=busy_or_not, http=GuardedProtocol, lifespan="off", proxy_headers=False)
+    state = {STATE_KEY: shedding} if shedding is not None else {}
+    protocol = GuardedProtocol(config=config, server_state=ServerState(), app_state=state)
+    transport = Transport()
+    protocol.connection_made(transport)
+    head = "".join(f"{header}\r\n" for header in ("host: isnad.test", "content-length: 2", *headers))
+    protocol.data_received(f"POST {path} HTTP/1.1\r\n{head}\r\n{{}}".encode())
+    await eventually(lambda: b"\r\n\r\n" in transport.written)
+    return transport
+
+
+async def test_a_connection_refused_for_capacity_is_not_read_until_its_retry_after_has_passed() -> None:
+    transport = await answered("/busy")
+    assert transport.written.startswith(b"HTTP/1.1 503 ")
+    assert not transport.reading
+    await eventually(lambda: transport.reading)
+
+
+async def test_any_other_answer_leaves_its_connection_read() -> None:
+    transport = await answered("/ok")
+    assert transport.written.startswith(b"HTTP/1.1 200 ")
+    assert transport.reading
+
+
+async def test_a_request_admission_cannot_take_is_answered_at_the_connection() -> None:
+    SEEN.clear()
+    transport = await answered("/tools/get_hadith", "x-request-id: shed-2", shedding=await full())
+    head, _, body = transport.written.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 503 ")
+    assert b"\r\nretry-after: 1\r\n" in head
+    assert b"\r\nx-request-id: shed-2" in head
+    assert orjson.loads(body)["error"]["code"] == "UPSTREAM_UNAVAILABLE"
+    assert SEEN == []
+    assert not transport.reading
+
+
+@pytest.mark.parametrize("header", ["connection: close", "origin: https://reader.example", "x-api-key: k"])
+async def test_a_request_to_close_or_cross_origin_or_keyed_goes_to_the_app(header: str) -> None:
+    SEEN.clear()
+    await answered("/tools/get_hadith", header, shedding=await full())
+    assert SEEN == ["/tools/get_hadith"]
+
+
+async def test_with_room_in_admission_the_app_answers() -> None:
+    SEEN.clear()
+    transport = await answered("/tools/get_hadith", shedding=Shedding(Places(1, 0, 250)))
+    assert transport.written.startswith(b"HTTP/1.1 200 ")
+    assert SEEN == ["/tools/get_hadith"]
