@@ -29,7 +29,7 @@ from tests.tcp_proxy import free_port
 
 UPSTREAM = {"code": "UPSTREAM_UNAVAILABLE", "alias": "upstream_unavailable"}
 POOL_SIZE = 8  # the API's connections to PgBouncer, for PgBouncer's two server sessions
-CONCURRENT = 4  # each tool's call sent this many times at once: 32 requests in flight
+CONCURRENT = 2  # each tool's call sent this many times at once: 16 requests in flight, twice the pool
 SEARCHES = """{
   a: search_narrator(query: "Abu Hurairah") { results { narrator_id } }
   b: search_narrator(query: "Malik") { results { narrator_id } }
