@@ -141,7 +141,15 @@ async def _build_and_swap(
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
+    """While the sources are read, KeyboardInterrupt, as SIGINT raises it. While the database is written, the
+    writing's tasks cancelled at their next await, as asyncio.run does on SIGINT: an exception raised in the
+    middle of the event loop's or the driver's callbacks could leave the driver's protocol half-updated."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        raise KeyboardInterrupt from None
+    for task in asyncio.all_tasks(loop):
+        loop.call_soon_threadsafe(task.cancel)
 
 
 @contextmanager
@@ -155,7 +163,7 @@ def _stopped_by_signals() -> Iterator[None]:
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         yield
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):
         raise ImportInterrupted from None
     finally:
         signal.signal(signal.SIGTERM, previous)
