@@ -152,13 +152,11 @@ class _Passages:
     def read(self) -> None:
         """The work's passages; one read from a line whose bytes are not UTF-8 is left out (reported with the
         line)."""
-        passages = self.work.split(self.ctx.text(self.work.path, "commentary passages", self.work.source_id))
-        damaged = self.ctx.files[self.work.path].undecodable
-        ends = [passage.line for passage in passages[1:]] + [max(damaged, default=0) + 1]
+        text = self.ctx.text(self.work.path, "commentary passages", self.work.source_id)
+        passages = self.work.split(text)
+        ends = [passage.line for passage in passages[1:]] + [text.count("\n") + 2]
         for passage, end in zip(passages, ends, strict=True):
-            if bad := [line for line in range(passage.line, end) if line in damaged]:
-                self.ctx.skip(self.work.path, bad[0], damaged[bad[0]])
-            else:
+            if not self.ctx.damaged(self.work.path, range(passage.line, end)):
                 self._add(passage)
 
     def _add(self, passage: Passage) -> None:

@@ -77,6 +77,15 @@ class ImportContext:
         """Record a malformed row; it is left out and reported as file:line."""
         self.files[path].bad.append(f"{path}:{line}: {reason}")
 
+    def damaged(self, path: str, lines: range) -> bool:
+        """Whether any of `lines` of a text read whole is not UTF-8: then what was read from them is left out,
+        reported at the first such line."""
+        undecodable = self.files[path].undecodable
+        bad = next((line for line in lines if line in undecodable), None)
+        if bad is not None:
+            self.skip(path, bad, undecodable[bad])
+        return bad is not None
+
     def _open(self, path: str, purpose: str, source_id: str, derived: bool) -> bytes:
         full = self.data_dir / path
         try:

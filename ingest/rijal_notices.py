@@ -108,11 +108,9 @@ def _read_work(ctx: ImportContext, library: Library, work: Work) -> None:
     """The work's notices; one read from a line whose bytes are not UTF-8 is left out (reported with the line),
     and the others keep their places."""
     computed = notices(ctx.text(work.path, f"{work.prefix} notices", work.source_id))
-    damaged = ctx.files[work.path].undecodable
     repeats: Counter[int] = Counter()
     for place, notice in enumerate(computed, start=1):
-        if bad := [line for line in notice.lines if line in damaged]:
-            ctx.skip(work.path, bad[0], damaged[bad[0]])
+        if ctx.damaged(work.path, notice.lines):
             continue
         repeats[notice.entry_no] += 1
         suffix = f"#{repeats[notice.entry_no]}" if repeats[notice.entry_no] > 1 else ""
