@@ -15,8 +15,10 @@ goes to the candidate nearest to the predicted place whose score is MIN_SCORE or
 higher score, then the first): 'aligned'; where none reaches it, the chain is 'unaligned' (its score the
 best one read, 0 where no candidate's mentions could reach MIN_SCORE).
 
-The staged file is the oracle that tests/ingest/test_chain_alignment_derivation.py compares this alignment
-with (docs/data.md gives the agreement; eval/chain_alignment_sample.csv the hand-checked disagreements)."""
+The importer reads this alignment, computed once per import (`alignment`): the dataset's chains
+(ingest.dataset_chains) and the evidence of the rijal links (ingest.rijal_links). The staged file is not read: it
+is the oracle that tests/ingest/test_chain_alignment_derivation.py compares this alignment with (docs/data.md
+gives the agreement; eval/chain_alignment_sample.csv the hand-checked disagreements)."""
 
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -34,6 +36,7 @@ from ingest.narrator_table import narrator_sources
 from ingest.narrators import clean_name_ar
 
 CHAINS_FILE = "narrators/kaggle_muslimscholars/all_hadiths_chain.json.gz"
+SOURCE = "muslimscholars-aligned"  # the upstream chains as the project aligns them (ingest/sources.py)
 CHAINS_PURPOSE = "chains of narrator ids, to align to hadith"
 COLLECTIONS = ("bukhari", "muslim", "abudawud", "tirmidhi", "nasai", "ibnmajah")  # in the order of the id blocks
 BLOCK = 10_000
@@ -231,3 +234,14 @@ def computed_alignment(ctx: ImportContext) -> list[Alignment]:
             aligners[block] = _Aligner(collection, _texts(ctx, collection, names.words), names)
         alignments.append(aligners[block].align(chain, block))
     return alignments
+
+
+def alignment(ctx: ImportContext) -> list[Alignment]:
+    """The computed alignment of this import's chains, computed at its first call and shared by the steps that
+    read it."""
+    return ctx.once(computed_alignment)
+
+
+def source_key(row: int) -> str:
+    """The provenance key of the chain in row `row` of the upstream file."""
+    return f"all_hadiths_chain.json#kaggle_row={row}"

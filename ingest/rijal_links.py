@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ingest.chain_alignment import alignment
 from ingest.context import ImportContext, Row
 from ingest.link_evidence import Record, agreement, contradiction, denies, short_name
 from ingest.narrators import (
@@ -24,7 +25,6 @@ log = logging.getLogger(__name__)
 
 
 CANDIDATES_FILE = "narrators/kaggle_muslimscholars/narrator_to_taqrib_candidates.jsonl.gz"
-CHAINS_FILE = "narrators/kaggle_muslimscholars/kaggle_chains_aligned.csv.gz"
 
 CANDIDATE_METHODS = frozenset(
     {"name3+tabaqa", "name2+tabaqa", "name3(tabaqa_mismatch)", "name2(tabaqa_mismatch)", "name3", "name2"}
@@ -116,11 +116,10 @@ def _evidence(ctx: ImportContext) -> Evidence:
     narrators = _narrators(ctx)
     collections: dict[int, set[str]] = defaultdict(set)
     related: dict[int, set[int]] = defaultdict(set)
-    for _, chain in ctx.csv(CHAINS_FILE, "narrators that occur in chains", "muslimscholars-derived", derived=True):
-        ids = [int(part) for part in chain["chain_indx"].split(";") if part.isdigit()]
-        for narrator in ids:
-            collections[narrator].add(chain["collection"])
-        for first, second in itertools.pairwise(ids):
+    for chain in alignment(ctx):  # every chain, placed or not: its collection is its id's
+        for narrator in chain.scholars:
+            collections[narrator].add(chain.collection)
+        for first, second in itertools.pairwise(chain.scholars):
             related[first].add(second)
             related[second].add(first)
     for relation in ctx.tables["transmission_relation"]:

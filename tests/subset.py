@@ -2,7 +2,8 @@
 and every row that joins to them.
 
 Every file is either filtered (the same rows, fewer of them) or linked unchanged, so the importer
-reads the subset exactly as it reads the full folder. Nothing here is committed data: it is cut
+reads the subset exactly as it reads the full folder; the upstream chains keep every row in its place, the
+narrators only of the chains placed on a kept hadith (`_chains`). Nothing here is committed data: it is cut
 from ../shared/data at test time.
 """
 
@@ -12,9 +13,11 @@ import io
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ingest.chain_alignment import ALIGNED, Alignment, computed_alignment
 from ingest.context import ImportContext
 from ingest.hadith_sources import read_hadith_json, read_numbers
 from ingest.manifest import write_derived_manifest
@@ -58,6 +61,7 @@ class Kept:
     in_book: set[tuple[str, str, str]] = field(default_factory=set)
     numbers: dict[str, set[str]] = field(default_factory=lambda: {c: set() for c in COLLECTIONS})
     lk_rows: set[tuple[str, str]] = field(default_factory=set)
+    chains: set[int] = field(default_factory=set)  # rows of the upstream chains placed on a kept hadith
 
 
 def _filter_jsonl(src: Path, dst: Path, keep: Keep) -> None:
@@ -102,8 +106,15 @@ def in_subset(collection: str, kitab: object, index_in_kitab: object) -> bool:
     return float(str(kitab)) <= KITABS and int(str(index_in_kitab)) <= HADITH_PER_KITAB
 
 
+@cache
+def whole_alignment(data_dir: Path) -> list[Alignment]:
+    """The importer's alignment of the chains on the whole data (a minute or two: computed once per session)."""
+    return computed_alignment(ImportContext(data_dir))
+
+
 def _numbers(data_dir: Path, kept: Kept) -> None:
-    """The hadith of the subset, and the numbers that the importer's crosswalk gives them on the whole data."""
+    """The hadith of the subset, the numbers that the importer's crosswalk gives them on the whole data, and the
+    chains that the importer's alignment places on them there."""
     ctx = ImportContext(data_dir)
     for coll in COLLECTIONS:
         records = read_hadith_json(ctx, coll)
@@ -113,6 +124,9 @@ def _numbers(data_dir: Path, kept: Kept) -> None:
             numbering = numbers.get(record.seq)
             if numbering and numbering.api_number:
                 kept.numbers[coll].add(number_key(numbering.api_number))
+    for chain in whole_alignment(data_dir):
+        if chain.status == ALIGNED and (chain.collection, *(chain.key or ())) in kept.in_book:
+            kept.chains.add(chain.row)
 
 
 def _lk_crosswalk(src: Path, dst: Path, kept: Kept) -> None:
@@ -124,10 +138,16 @@ def _lk_crosswalk(src: Path, dst: Path, kept: Kept) -> None:
 
 
 def _chains(src: Path, dst: Path, kept: Kept) -> None:
-    def keep(row: dict[str, Any]) -> bool:
-        return (row["collection"], row["hj_kitab_chapterId"], row["hj_idInBook"]) in kept.in_book
-
-    _filter_csv(src, dst, keep)
+    """Every row of the upstream chains in its place (a chain's row is its id), and the hadith id that predicts
+    where its hadith is; the narrators only of the chains that the importer's alignment places on a kept hadith
+    in the whole data: the others, emptied, cannot land on a kept hadith they would not land on there."""
+    with gzip.open(src, "rt", encoding="utf-8") as fin:
+        chains = json.load(fin)
+    for row, chain in enumerate(chains["info"]):
+        if row not in kept.chains:
+            chain["chain_indx"] = []
+    with gzip.open(dst, "wt", encoding="utf-8") as fout:
+        json.dump(chains, fout)
 
 
 def _in_book(collection: str) -> Keep:
@@ -166,7 +186,7 @@ def build_subset(data_dir: Path, out: Path) -> Path:
     _numbers(data_dir, kept)
     ordered: list[tuple[str, Callable[[Path, Path, Kept], None]]] = [
         ("hadith/crosswalks/lk_to_hadith_json.csv.gz", _lk_crosswalk),
-        ("narrators/kaggle_muslimscholars/kaggle_chains_aligned.csv.gz", _chains),
+        ("narrators/kaggle_muslimscholars/all_hadiths_chain.json.gz", _chains),
     ]
     for rel, action in ordered:
         (out / rel).parent.mkdir(parents=True, exist_ok=True)

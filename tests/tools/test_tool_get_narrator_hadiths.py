@@ -66,12 +66,12 @@ async def test_first_item_is_the_whole_expected_occurrence(client: httpx.AsyncCl
                     provenance(
                         748703,
                         "chain_node",
-                        "muslimscholars-derived",
-                        source_key="kaggle_chains_aligned.csv#kaggle_row=7486&position=3&scholar_indx=11060",
+                        "muslimscholars-aligned",
+                        source_key="all_hadiths_chain.json#kaggle_row=7486&position=3&scholar_indx=11060",
                         locator="muslim:15a",
                     ),
                     provenance(
-                        7487, "chain", "muslimscholars-derived", source_key="kaggle_chains_aligned.csv#kaggle_row=7486"
+                        7487, "chain", "muslimscholars-aligned", source_key="all_hadiths_chain.json#kaggle_row=7486"
                     ),
                 ],
             }
