@@ -127,13 +127,18 @@ def upstream_chains(ctx: ImportContext) -> list[UpstreamChain]:
         raise MissingInput(CHAINS_FILE, CHAINS_PURPOSE, f"is not a list of hadith ids and chains ({exc})") from exc
 
 
-def _names(ctx: ImportContext) -> _Names:
+def _names(ctx: ImportContext, chains: list[UpstreamChain]) -> _Names:
+    """The words of every narrator's name (where the reading of a text cuts its mentions); the name forms and unit
+    keys only of the narrators the chains name: a reading asks of no other (NameForms.names and relation_holds
+    read only the narrators given), so the others' forms would be built for nothing."""
     names = {s.scholar_indx: name for s in narrator_sources(ctx) if (name := clean_name_ar(s.name_ar))}
     words: Counter[str] = Counter()
     for name in names.values():
         words.update(set(normalize(name).split()))
-    keys = {n: frozenset(k for unit in name_units(name) for k in unit_keys(unit)) for n, name in names.items()}
-    return _Names(_RememberedForms(names.items()), keys, dict(words))
+    named = {scholar for chain in chains for scholar in chain.scholars}
+    theirs = {n: name for n, name in names.items() if n in named}
+    keys = {n: frozenset(k for unit in name_units(name) for k in unit_keys(unit)) for n, name in theirs.items()}
+    return _Names(_RememberedForms(theirs.items()), keys, dict(words))
 
 
 def _texts(ctx: ImportContext, collection: str, words: dict[str, int]) -> dict[int, _Text]:
@@ -225,10 +230,11 @@ class _Aligner:
 
 def computed_alignment(ctx: ImportContext) -> list[Alignment]:
     """Every chain of the upstream file, in its order, with where it was placed."""
-    names = _names(ctx)
+    chains = upstream_chains(ctx)
+    names = _names(ctx, chains)
     aligners: dict[int, _Aligner] = {}
     alignments = []
-    for chain, block in collection_blocks(upstream_chains(ctx)):
+    for chain, block in collection_blocks(chains):
         if block not in aligners:
             collection = COLLECTIONS[block]
             aligners[block] = _Aligner(collection, _texts(ctx, collection, names.words), names)
