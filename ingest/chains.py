@@ -8,8 +8,8 @@ Two origins, never mixed on one hadith:
   (ingest.chain_reading): the mention and the term of each node are the text's own, and each chain
   carries the integrity checks it fails (ingest.chain_checks, table chain_check).
 - 'parsed_isnad': for a hadith of the six books that has no dataset chain, the isnad of its LK
-  corpus row (joined through the LK -> hadith-json crosswalk, Arabic token containment >= 0.7),
-  cut into mentions by ingest.isnad_parser and resolved by exact name against the Arabic name
+  corpus row (joined through the LK crosswalk that ingest/lk_crosswalk.py computes, Arabic token
+  containment >= 0.7), cut into mentions by ingest.isnad_parser and resolved by exact name against the Arabic name
   variants.
 
 Node status (resolution_status, method, confidence): for dataset chains, as ingest.chain_reading
@@ -28,16 +28,14 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from ingest import ids
+from ingest import ids, lk_crosswalk
 from ingest.context import ImportContext, Row
 from ingest.dataset_chains import MAX_POSITION, HadithIndex, add_dataset_chains
 from ingest.isnad_parser import Mention, is_kinship_pronoun, name_key, parse_isnad
 
-CROSSWALK_FILE = "hadith/crosswalks/lk_to_hadith_json.csv.gz"
 LK_DIR = "hadith/lk_hadith_corpus/"
 LK_BOOKS = ("Bukhari", "Muslim", "AbuDaud", "Tirmizi", "Nesai", "IbnMaja")
 LK_SOURCE = "lk-corpus"
-MIN_CONTAINMENT = 0.7
 
 LkKey = tuple[str, str, int]
 
@@ -126,19 +124,15 @@ def _keyed(
 
 
 def _crosswalk(ctx: ImportContext, hadith_index: HadithIndex) -> dict[LkKey, tuple[int, float]]:
-    """LK key -> (hadith id, containment), for the rows matched at MIN_CONTAINMENT or more."""
+    """LK key -> (hadith id, containment), for the rows the LK crosswalk matched."""
     matches = {}
-    rows = ctx.csv(CROSSWALK_FILE, "LK rows to hadith-json", "crosswalks", derived=True)
-    for key, line, row in _keyed(rows, "lk_source_file", "lk_hadith_number"):
-        try:
-            containment = float(row["arabic_token_containment"])
-            collection = ids.COLLECTIONS[row["collection"]]
-        except (KeyError, ValueError) as exc:
-            ctx.skip(CROSSWALK_FILE, line, f"unreadable match: {exc!r}")
+    for match in lk_crosswalk.computed(ctx):
+        if match.target is None:
             continue
-        hadith = hadith_index.get((collection, f"{row['hj_kitab_chapterId']}/{row['hj_idInBook']}"))
-        if hadith is not None and containment >= MIN_CONTAINMENT:
-            matches[key] = (hadith, containment)
+        kitab, index = match.target
+        hadith = hadith_index.get((ids.COLLECTIONS[match.collection], f"{kitab}/{index}"))
+        if hadith is not None:
+            matches[match.row.key] = (hadith, match.containment)
     return matches
 
 
