@@ -44,7 +44,6 @@ LkKey = tuple[str, str, int]
 class LkIsnad:
     source_key: str
     text: str
-    containment: float
 
 
 class NameIndex:
@@ -123,21 +122,19 @@ def _keyed(
         yield (*file_number, seen[file_number]), line, row
 
 
-def _crosswalk(ctx: ImportContext, hadith_index: HadithIndex) -> dict[LkKey, tuple[int, float]]:
-    """LK key -> (hadith id, containment), for the rows the LK crosswalk matched."""
+def _crosswalk(ctx: ImportContext, hadith_index: HadithIndex) -> dict[LkKey, int]:
+    """LK key -> hadith id, for each hadith's LK row (ingest.lk_crosswalk.links)."""
     matches = {}
-    for match in lk_crosswalk.computed(ctx):
-        if match.target is None:
-            continue
-        kitab, index = match.target
-        hadith = hadith_index.get((ids.COLLECTIONS[match.collection], f"{kitab}/{index}"))
-        if hadith is not None:
-            matches[match.row.key] = (hadith, match.containment)
+    for collection, links in lk_crosswalk.links(ctx).items():
+        for (kitab, index), link in links.items():
+            hadith = hadith_index.get((ids.COLLECTIONS[collection], f"{kitab}/{index}"))
+            if hadith is not None:
+                matches[link.lk_row] = hadith
     return matches
 
 
 def _lk_isnads(ctx: ImportContext, hadith_index: HadithIndex, tally: Counter[str]) -> dict[int, LkIsnad]:
-    """The best-matching LK isnad of each hadith (highest containment, first in file on a tie)."""
+    """The isnad of each hadith's LK row."""
     crosswalk = _crosswalk(ctx, hadith_index)
     isnads: dict[int, LkIsnad] = {}
     for book in LK_BOOKS:
@@ -145,12 +142,9 @@ def _lk_isnads(ctx: ImportContext, hadith_index: HadithIndex, tally: Counter[str
         rows = ctx.csv(path, "isnads of hadith without a dataset chain", LK_SOURCE)
         for key, _, row in _keyed(rows, "source_file", "Hadith_number"):
             if key not in crosswalk:
-                tally["LK rows not matched to a hadith"] += 1
+                tally["LK rows that are no hadith's LK row"] += 1
                 continue
-            hadith, containment = crosswalk[key]
-            isnad = LkIsnad(f"{book}.csv#{key[0]}:{key[1]}", row["Arabic_Isnad"], containment)
-            if hadith not in isnads or containment > isnads[hadith].containment:
-                isnads[hadith] = isnad
+            isnads[crosswalk[key]] = LkIsnad(f"{book}.csv#{key[0]}:{key[1]}", row["Arabic_Isnad"])
     return isnads
 
 

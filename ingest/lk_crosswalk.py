@@ -24,8 +24,8 @@ any `_rarest` of them, so no record that reaches MATCH is missed. Two passes, in
 A row is unmatched (`no_match`) where no record of its kitab reaches MATCH. The staged file is not read by the
 importer: it is the oracle of tests/ingest/test_lk_crosswalk_derivation.py (docs/data.md gives the agreement;
 eval/lk_crosswalk_sample.csv the disagreements checked by hand). The crosswalk is computed once per import
-(`computed`) and read by the hadith step (a hadith's bab, grade and matn, `links`) and the chains step (the LK
-isnad of a hadith without a dataset chain)."""
+(`computed`); each hadith's LK row (`links`) gives its bab, grade and matn in the hadith step, and its isnad in the
+chains step where it has no dataset chain."""
 
 import math
 from collections import Counter, defaultdict
@@ -221,8 +221,8 @@ def computed(ctx: ImportContext) -> list[Match]:
 
 
 def links(ctx: ImportContext) -> dict[str, dict[Target, LkLink]]:
-    """Per collection, hadith-json (kitab, idInBook) -> the LK row matched to it with the highest containment
-    (the first in LK's order of two as high)."""
+    """Per collection, hadith-json (kitab, idInBook) -> its LK row: of the rows matched to it, the one with the
+    highest containment, the first in LK's order of two as high."""
     found: dict[str, dict[Target, LkLink]] = defaultdict(dict)
     for m in computed(ctx):
         best = found[m.collection].get(m.target) if m.target else None
