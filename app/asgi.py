@@ -80,7 +80,8 @@ def edge(settings: Settings, profiles: Profiles, shedding: Shedding, probes: Pro
 
 def create_app(settings: Settings, database_url: str) -> Starlette:
     engine = create_engine(settings, database_url)
-    reads = read_routing(settings, engine)
+    data_version = ServedVersion(settings, database_url, settings.ready_timeout_ms / 1000)
+    reads = read_routing(settings, engine, data_version)
     strawberry_schema = build_schema()
     schema = graphql_core_schema(strawberry_schema)
     allowed = CostLimits(settings.max_nodes, settings.max_cost, settings.max_depth, settings.max_aliases)
@@ -97,7 +98,6 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
     documents = Documents(schema, settings.max_tokens, settings.suggestions)
     manifest = load_manifest(DEFAULT_DIR)
     profiles = Profiles(settings.api_keys, settings.default_client_mode)
-    data_version = ServedVersion(settings, database_url, settings.ready_timeout_ms / 1000)
     graphql = GraphQLEndpoint(
         data_version,
         executor,

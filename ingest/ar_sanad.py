@@ -9,6 +9,7 @@ from collections import defaultdict
 from typing import Any
 
 from ingest.context import ImportContext, Row
+from ingest.lite_links import LITE_FILE, LITE_NONE, LITE_PURPOSE, lite_links
 from ingest.rijal_links import _linked, _narrators
 from ingest.rijal_notices import TAQRIB, Library
 from ingest.taqrib_evidence import _ar_variant, _assertion
@@ -17,24 +18,17 @@ from ingest.variants import common_words, is_name_form
 log = logging.getLogger(__name__)
 
 
-LITE_LINKS_FILE = "narrators/ar_sanad_lite/lite_to_taqrib_links.jsonl.gz"
-LITE_FILE = "narrators/ar_sanad_lite/narrators_lite.csv.gz"
-
 LITE_RANKS = (("ibn_hajar_verdict", "Ibnhajar_rank"), ("dhahabi_verdict", "zahabi_rank"))
-LITE_NONE = "-"
 
 _CITY_SEPARATORS = re.compile("[،,:؛]")
 
 
-def _bridge(ctx: ImportContext, library: Library) -> dict[int, int]:
-    """Lite id -> narrator id, through a Taqrib notice with one LINKED narrator and one Lite narrator."""
+def _bridge(ctx: ImportContext, library: Library, records: list[tuple[int, dict[str, str]]]) -> dict[int, int]:
+    """Lite id -> narrator id, through a Taqrib notice with one LINKED narrator and one Lite narrator
+    (ingest.lite_links)."""
     lites: dict[int, set[int]] = defaultdict(set)
-    for line, link in ctx.jsonl(LITE_LINKS_FILE, "AR-Sanad Lite -> Taqrib links", "rijal-links", derived=True):
-        notice = library.resolve(link.get("taqrib_entry_no"), link.get("taqrib_text"))
-        if notice is None or not isinstance(link.get("lite_id"), int):
-            ctx.skip(LITE_LINKS_FILE, line, "unknown notice or lite_id")
-            continue
-        lites[notice].add(link["lite_id"])
+    for lite in lite_links((record for _, record in records), library):
+        lites[lite.notice].add(lite.lite_id)
     narrators: dict[int, set[int]] = defaultdict(set)
     for link in _linked(ctx, TAQRIB.source_id):
         narrators[link["notice_id"]].add(link["narrator_id"])
@@ -101,10 +95,11 @@ def _first_city(living_city: str) -> str | None:
 
 
 def _add_ar_sanad(ctx: ImportContext, library: Library) -> None:
-    bridge = _bridge(ctx, library)
+    records = list(ctx.csv(LITE_FILE, LITE_PURPOSE, "ar-sanad-lite"))
+    bridge = _bridge(ctx, library, records)
     narrators = _narrators(ctx)
     common = common_words(row["name_ar"] for row in narrators.values() if row["name_ar"])
-    for line, record in ctx.csv(LITE_FILE, "AR-Sanad Lite narrators", "ar-sanad-lite"):
+    for line, record in records:
         narrator = bridge.get(int(record["id"])) if record["id"].isdigit() else None
         if narrator is None:
             continue

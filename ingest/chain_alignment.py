@@ -113,15 +113,15 @@ def unit_keys(unit: str) -> set[str]:
     return keys
 
 
-def upstream_chains(ctx: ImportContext) -> list[UpstreamChain]:
-    found = ctx.json(CHAINS_FILE, CHAINS_PURPOSE, "muslimscholars")
+def upstream_chains(ctx: ImportContext, purpose: str = CHAINS_PURPOSE) -> list[UpstreamChain]:
+    found = ctx.json(CHAINS_FILE, purpose, "muslimscholars")
     try:
         return [
             UpstreamChain(row, int(item["hadith_id"]), tuple(int(s) for s in item["chain_indx"]))
             for row, item in enumerate(found["info"])
         ]
     except (KeyError, TypeError, ValueError) as exc:
-        raise MissingInput(CHAINS_FILE, CHAINS_PURPOSE, f"is not a list of hadith ids and chains ({exc})") from exc
+        raise MissingInput(CHAINS_FILE, purpose, f"is not a list of hadith ids and chains ({exc})") from exc
 
 
 def _names(ctx: ImportContext) -> _Names:

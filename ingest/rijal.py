@@ -10,11 +10,12 @@ contradicts it; the method names the evidence after '+' ('name3+tabaqa'). Where 
 the record (tabaqa, a death year a generation apart) the link is CONFLICTED; on the name alone,
 AMBIGUOUS. A notice that denies the identity («وليس باليمامي») is not linked at all.
 
-- Taqrib: the candidate file's pairs (its name match, judged here on the evidence); for Companions,
-  to whom Ibn Hajar gives no tabaqa, companionship is the evidence: the dataset's class and the notice
-  both say Companion -> LINKED ('name3+companion'), only the notice -> CONFLICTED. A chain narrator that
-  the file does not cover is matched to the Taqrib notices sharing his name key (first three name
-  tokens): one notice is judged on the evidence, two to five are each AMBIGUOUS.
+- Taqrib: the candidates of the chain narrators (ingest.taqrib_candidates: the one notice of their
+  name, or the one their generation singles out of its namesakes, 'name3_namesakes'), judged here on the
+  evidence; for Companions, to whom Ibn Hajar gives no tabaqa, companionship is the evidence: the
+  dataset's class and the notice both say Companion -> LINKED ('name3+companion'), only the notice ->
+  CONFLICTED. A chain narrator without a candidate is matched to the Taqrib notices sharing his name key
+  (first three name tokens): one notice is judged on the evidence, two to five are each AMBIGUOUS.
 - al-Kashif and al-Mughni: matched by the same key only for a narrator whose LINKED Taqrib notice has
   that key: one notice and one such narrator are judged on the evidence (the sigla against those of
   his Taqrib notice), otherwise (up to five notices) AMBIGUOUS.
@@ -24,8 +25,9 @@ No link carries a confidence; the precision of LINKED per work is measured on ha
 From each LINKED Taqrib notice: Ibn Hajar's verdict read whole (ingest.verdicts) and his tabaqa as
 assertions, the headword as a name variant, and the narrator's grade_tier (ingest.narrators).
 
-AR-Sanad Lite narrators are bridged to dataset narrators through Taqrib: a Lite narrator and a dataset
-narrator linked (LINKED) to the same notice, when that notice has exactly one of each. For bridged
+AR-Sanad Lite narrators are bridged to dataset narrators through Taqrib: a Lite narrator linked to a notice
+by his name and Ibn Hajar's rank or tabaqa (ingest.lite_links) and a dataset narrator LINKED to the same
+notice, when that notice has exactly one of each. For bridged
 narrators: the isnad forms that are name forms (ingest.variants), Ibn Hajar's and al-Dhahabi's ranks as
 AR-Sanad gives them, the first living city as region, and the narrated_from / narrated_to pairs whose
 both ends are bridged, as 'probable' relations (the identities are inferred, so never 'attested').

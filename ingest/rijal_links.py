@@ -7,7 +7,6 @@ import logging
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import Any
 
 from ingest.context import ImportContext, Row
 from ingest.link_evidence import Record, agreement, contradiction, denies, short_name
@@ -19,16 +18,13 @@ from ingest.narrators import (
 )
 from ingest.rijal_notices import CORROBORATED_WORKS, TAQRIB, Library
 from ingest.sigla import notice_collections
+from ingest.taqrib_candidates import Candidate, taqrib_candidates
 
 log = logging.getLogger(__name__)
 
 
-CANDIDATES_FILE = "narrators/kaggle_muslimscholars/narrator_to_taqrib_candidates.jsonl.gz"
 CHAINS_FILE = "narrators/kaggle_muslimscholars/kaggle_chains_aligned.csv.gz"
 
-CANDIDATE_METHODS = frozenset(
-    {"name3+tabaqa", "name2+tabaqa", "name3(tabaqa_mismatch)", "name2(tabaqa_mismatch)", "name3", "name2"}
-)
 SHARED_KEY_METHOD = "name3"
 CORROBORATED_METHOD = "name3+taqrib_key"
 MAX_CANDIDATES = 5
@@ -80,33 +76,29 @@ def _judged(notice: Row, record: Record, name_method: str) -> tuple[str, str]:
     return ("LINKED", f"{name_method}+{found}") if found else ("AMBIGUOUS", name_method)
 
 
-def _candidate_status(candidate: dict[str, Any], notice: Row, record: Record) -> tuple[str, str]:
-    """(status, method) of a candidate link, judged here on the evidence (_judged): the file's own
-    tabaqa test read the derived tabaqa, which misses «من رؤوس الطبقة السابعة» (al-Thawri). Ibn Hajar
-    gives Companions no tabaqa; there companionship is the evidence: both sources say Companion ->
-    LINKED, only the notice does -> CONFLICTED."""
-    name_method = candidate["method"].split("(", 1)[0].split("+", 1)[0]
+def _candidate_status(candidate: Candidate, notice: Row, record: Record) -> tuple[str, str]:
+    """(status, method) of a candidate link (ingest.taqrib_candidates), judged on the evidence (_judged), its
+    method the candidate's name evidence ('name3', 'name2_namesakes' ...) and what agrees. Ibn Hajar gives
+    Companions no tabaqa; there companionship is the evidence: both sources say Companion -> LINKED, only the
+    notice does -> CONFLICTED."""
     if notice["tabaqa"] is not None or grade_tier(notice["grade_term"], None, notice["text"]) != "companion":
-        return _judged(notice, record, name_method)
-    if is_companion_label(str(candidate.get("grade_kaggle", ""))):
-        return "LINKED", f"{name_method}+companion"
-    return "CONFLICTED", f"{name_method}(companion_mismatch)"
+        return _judged(notice, record, candidate.method)
+    if is_companion_label(candidate.label):
+        return "LINKED", f"{candidate.method}+companion"
+    return "CONFLICTED", f"{candidate.method}(companion_mismatch)"
 
 
 def _add_candidate_links(ctx: ImportContext, library: Library, evidence: Evidence) -> None:
-    """The candidate file's links; a narrator left out of this import is a gap, not a bad row."""
+    """The candidates' links (ingest.taqrib_candidates); a narrator left out of this import (a damaged row) is a
+    gap, not a bad row."""
     absent = 0
-    links = ctx.jsonl(CANDIDATES_FILE, "narrator -> Taqrib links", "rijal-links", derived=True)
-    for line, candidate in links:
-        notice = library.resolve(candidate.get("taqrib_entry_no"), candidate.get("taqrib_text"))
-        if candidate.get("method") not in CANDIDATE_METHODS or notice is None:
-            ctx.skip(CANDIDATES_FILE, line, "unknown method, or no Taqrib notice with that number and text")
-        elif candidate.get("scholar_indx") not in evidence.narrators:
+    for candidate in taqrib_candidates(ctx, library):
+        if candidate.narrator not in evidence.narrators:
             absent += 1
-        else:
-            row, narrator = library.notices[notice], candidate["scholar_indx"]
-            status, method = _candidate_status(candidate, row, evidence.records[narrator])
-            _add_link(ctx, evidence, row, _link(narrator, notice, status, method, "rijal-links"))
+            continue
+        row, narrator = library.notices[candidate.notice], candidate.narrator
+        status, method = _candidate_status(candidate, row, evidence.records[narrator])
+        _add_link(ctx, evidence, row, _link(narrator, candidate.notice, status, method, TAQRIB.source_id))
     log.info("Taqrib candidates for narrators not imported: %d", absent)
 
 

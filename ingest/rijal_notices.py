@@ -1,11 +1,10 @@
 """The notices of the three rijal works (ingest.rijal): computed from their OpenITI texts (ingest.rijal_entries),
-numbered, and indexed by number and by name key.
+numbered, and indexed by name key.
 
 A notice's id is its work's number x 100,000 + its place among the work's notices, in the order of the text."""
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any
 
 from app.text.arabic import normalize
 from ingest.context import ImportContext, Row
@@ -42,26 +41,15 @@ _HEADWORD_TOKENS = range(2, 9)
 
 @dataclass
 class Library:
-    """The notices of the three works, indexed by number and by name key."""
+    """The notices of the three works, indexed by name key."""
 
     notices: dict[int, Row] = field(default_factory=dict)
     keys: dict[int, NameKey] = field(default_factory=dict)
     headwords: dict[int, str] = field(default_factory=dict)
-    by_number: dict[tuple[str, int], list[int]] = field(default_factory=lambda: defaultdict(list))
     by_key: dict[tuple[str, NameKey], list[int]] = field(default_factory=lambda: defaultdict(list))
 
     def matches(self, work: Work, key: NameKey) -> list[int]:
         return self.by_key.get((work.source_id, key), []) if len(key) == NAME_KEY_TOKENS else []
-
-    def resolve(self, number: Any, text: Any) -> int | None:
-        """The Taqrib notice with this number whose text starts as the link file quotes it."""
-        if not isinstance(number, int) or not isinstance(text, str):
-            return None
-        found = [n for n in self.by_number.get((TAQRIB.source_id, number), []) if self._starts(n, text)]
-        return found[0] if len(found) == 1 else None
-
-    def _starts(self, notice: int, text: str) -> bool:
-        return bool(self.notices[notice]["text"].startswith(text[:40]))
 
 
 def _name_line(text: str) -> str:
@@ -100,7 +88,6 @@ def _shelve(library: Library, work: Work, row: Row) -> None:
     library.keys[number] = name_key(row["headword"] or _name_line(row["text"]))
     if headword:
         library.headwords[number] = headword
-    library.by_number[(work.source_id, int(row["entry_number"]))].append(number)
     library.by_key[(work.source_id, library.keys[number])].append(number)
 
 

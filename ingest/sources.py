@@ -110,13 +110,15 @@ SOURCES: tuple[Source, ...] = (
     ),
     Source(
         "rijal-links",
-        "Candidate links between dataset narrators and rijal notices (data scout)",
+        "Candidate links between dataset narrators and Taqrib notices (data scout; not read: the oracle of the "
+        "links the importer computes)",
         "dataset",
         None,
         None,
         "narrators/*/narrator_to_taqrib_candidates.jsonl.gz, lite_to_taqrib_links.jsonl.gz",
         "derived",
-        note="Name-token and tabaqa agreement (data README 4.4).",
+        note="Name-token and tabaqa agreement (data README 4.4). The importer computes these links itself "
+        "(ingest/taqrib_candidates.py, ingest/lite_links.py); the links cite the Taqrib notice.",
     ),
     Source(
         "openiti-taqrib",

@@ -132,8 +132,10 @@ SOURCES: dict[str, tuple[str, str, str]] = {
     ),
     "rijal-links": (
         "dataset",
-        "Candidate links between dataset narrators and rijal notices (data scout)",
-        "Candidate links between dataset narrators and rijal notices (data scout)",
+        "Candidate links between dataset narrators and Taqrib notices (data scout; not read: the oracle of the "
+        "links the importer computes)",
+        "Candidate links between dataset narrators and Taqrib notices (data scout; not read: the oracle of the "
+        "links the importer computes)",
     ),
     "openiti-taqrib": (
         "scholarly_work",

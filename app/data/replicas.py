@@ -10,8 +10,11 @@ answering is left out from its next check, or at once when a request finds it un
 connection dropped, or no connection to be had), and taken back once a check finds it answering again (after
 a restart). The request that finds it so reads once more, from the next healthy replica or the primary: it
 has read nothing yet, and reads change nothing.
-A replica that answers but lags is still used: the lag is the replication's, which PostgreSQL reports in
-`pg_stat_replication` on the primary.
+A replica is used only while it serves the import the primary serves: each health check reads the replica's
+last import run (as `/readyz` reads the primary's), and a replica whose last check found another one (its replay
+paused or behind a re-import, or ahead of the primary's last check) waits till it has caught up. The answers
+then carry in `extensions.data_version` the version of the data they were read from, up to a check's interval
+after an import lands; a replica's lag never serves the previous import for longer.
 """
 
 import asyncio
@@ -22,6 +25,7 @@ from dataclasses import dataclass
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.data.data_version import DataVersion, ServedVersion
 from app.data.database import Readiness, create_engine
 from app.settings import Settings
 
@@ -29,7 +33,8 @@ from app.settings import Settings
 @dataclass
 class Replica:
     engine: AsyncEngine
-    readiness: Readiness
+    served: ServedVersion  # the import it served at its last check
+    readiness: Readiness  # reads the import run into `served`
     healthy: bool = False  # unknown until its first check: the primary serves meanwhile
 
     def __post_init__(self) -> None:
@@ -42,12 +47,20 @@ class Replica:
     async def check(self) -> None:
         self.healthy = await self.readiness.ready()
 
+    def serves(self, version: DataVersion | None) -> bool:
+        """It answered its last check, on the import `version` (any, while the primary's is not known)."""
+        return self.healthy and (version is None or self.served.current == version)
+
 
 class ReadRouting:
-    """Which pool a request reads from: the healthy replicas in turn, else the primary."""
+    """Which pool a request reads from: the healthy replicas that serve the primary's import, in turn, else the
+    primary."""
 
-    def __init__(self, primary: AsyncEngine, replicas: Sequence[Replica], check_every_s: float) -> None:
+    def __init__(
+        self, primary: AsyncEngine, served: ServedVersion, replicas: Sequence[Replica], check_every_s: float
+    ) -> None:
         self.primary = primary
+        self.served = served  # the primary's import, as `/readyz` last read it
         self.replicas = list(replicas)
         self.check_every_s = check_every_s
         self._turn = 0
@@ -56,7 +69,7 @@ class ReadRouting:
     def pick(self) -> AsyncEngine:
         if self.replicas and self._watch is None:
             self._watch = asyncio.create_task(self._checking())
-        healthy = [replica.engine for replica in self.replicas if replica.healthy]
+        healthy = [replica.engine for replica in self.replicas if replica.serves(self.served.current)]
         if not healthy:
             return self.primary
         self._turn = (self._turn + 1) % len(healthy)
@@ -86,7 +99,13 @@ class ReadRouting:
             await replica.engine.dispose()
 
 
-def read_routing(settings: Settings, primary: AsyncEngine) -> ReadRouting:
+def read_routing(settings: Settings, primary: AsyncEngine, served: ServedVersion) -> ReadRouting:
     """The routing of `settings.replica_urls` (none: every read on the primary)."""
-    replicas = [Replica(create_engine(settings, url), Readiness(settings, url)) for url in settings.replica_urls]
-    return ReadRouting(primary, replicas, settings.replica_check_ms / 1000)
+    return ReadRouting(
+        primary, served, [_replica(settings, url) for url in settings.replica_urls], settings.replica_check_ms / 1000
+    )
+
+
+def _replica(settings: Settings, url: str) -> Replica:
+    served = ServedVersion(settings, url, settings.ready_timeout_ms / 1000)
+    return Replica(create_engine(settings, url), served, Readiness(settings, url, served.read_on, schema=True))

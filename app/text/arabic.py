@@ -21,7 +21,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-NORMALIZER_VERSION = 2
+NORMALIZER_VERSION = 3
 
 ARABIC_LETTERS = re.compile(
     "[\u0620-\u064a\u066e-\u06d3\u06d5\u06fa-\u06ff\u0750-\u077f\u08a0-\u08c9\ufb50-\ufdf9\ufe70-\ufefc]"
@@ -58,7 +58,7 @@ MIN_STEM = 3
 # name_key: the case forms of ابو and ذو (the isnad writes «عن أبي هريرة»), ابن written بن, and عبد
 # written apart from the name it governs.
 _NAME_WORDS = {"ابي": "ابو", "ابا": "ابو", "ذي": "ذو", "ذا": "ذو", "ابن": "بن"}
-_ACCUSATIVE_ALIF = re.compile(r"(?:\u064bا|ا\u064b)(?=\s|$)")
+_ACCUSATIVE_ALIF = re.compile(r"(?:\u064b\u0651?ا|ا\u064b)(?=\s|$)")  # «أنسًا», «عليًّا» either mark first
 _JOINED_ABD = re.compile(r"(?<!\S)عبد(?=ال\S)")
 
 # skeleton: each consonant as Latin transliterations commonly write it; vowels, weak letters and

@@ -70,6 +70,8 @@ def test_stems_are_the_stems_of_the_normalized_words() -> None:
         ("عبد الله ابن عمر", "عبد الله بن عمر"),
         ("عبدالله بن مسعود", "عبد الله بن مسعود"),
         ("سمعت أنسًا", "سمعت انس"),  # the alif of an accusative tanwin
+        ("سمعت عَلِيًّا", "سمعت علي"),  # the tanwin written before the shadda
+        ("سمعت عَلِيًّا", "سمعت علي"),  # or after it
         ("الزُّهْرِيِّ", "الزهري"),
     ],
 )

@@ -6,7 +6,7 @@ import httpx
 from tests.graphql_client import nfc, provenance, rows, tool_data
 
 YAHYA_AL_ANSARI = 11062  # LINKED to taqrib:7559; 10 AMBIGUOUS Kashif / Mughni candidates
-JUWAYRIYA = 20216  # one CONFLICTED Taqrib candidate, nothing LINKED
+ABU_AL_AHWAS = 20327  # Sallam b. Sulaym: one CONFLICTED Taqrib candidate (another Abu al-Ahwas), nothing LINKED
 AL_TAYMI = 11213  # no rijal notice at all
 
 CAPABILITY_NOTE_LINKED = (
@@ -73,7 +73,7 @@ async def test_yahya_al_ansari_with_his_linked_taqrib_notice_is_the_whole_expect
                             source_key="taqrib:7559",
                             locator="taqrib:7559",
                         ),
-                        provenance(11062, "narrator", "rijal-links", source_key="link:name3+tabaqa"),
+                        provenance(11062, "narrator", "openiti-taqrib", source_key="link:name3_namesakes+tabaqa"),
                     ],
                 }
             ],
@@ -123,13 +123,13 @@ async def test_entry_limit_defaults_to_ten_and_cuts_with_truncated(client: httpx
 async def test_a_conflicted_notice_is_insufficient_evidence_and_nothing_is_asserted(
     client: httpx.AsyncClient,
 ) -> None:
-    profile = await tool_data(client, "get_narrator_profile", narrator_id=JUWAYRIYA)
+    profile = await tool_data(client, "get_narrator_profile", narrator_id=ABU_AL_AHWAS)
 
     assert [(e["entry_id"], e["resolution_status"], e["evidence_status"]) for e in profile["source_entries"]] == [
-        ("taqrib:989", "CONFLICTED", "insufficient_evidence")
+        ("taqrib:7926", "CONFLICTED", "insufficient_evidence")
     ]
     assert profile["source_entries"][0]["provenance"][1] == provenance(
-        20216, "narrator", "rijal-links", source_key="link:name2(tabaqa_mismatch)"
+        20327, "narrator", "openiti-taqrib", source_key="link:name2(tabaqa_mismatch)"
     )
     assert profile["canonical_assertions"] == []
     assert "No rijal notice is linked" in profile["capability_note"]

@@ -72,7 +72,7 @@ async def test_alqama_to_al_taymi_is_an_attested_relation_with_its_record(client
                 "normalized_status": "attested",
                 "evidence_status": "fact",
                 "provenance": [
-                    provenance(9526, "relation", "muslimscholars", source_key="all_rawis.csv#scholar_indx=11042")
+                    provenance(11871, "relation", "muslimscholars", source_key="all_rawis.csv#scholar_indx=11042")
                 ],
             }
         ],
@@ -143,7 +143,7 @@ async def test_a_probable_relation_stays_probable_possible_and_inference(
             "relation_status": "probable",
             "normalized_status": "possible",
             "evidence_status": "inference",
-            "provenance": [provenance(64, "relation", "ar-sanad-lite", source_key="narrators_lite.csv#id=2")],
+            "provenance": [provenance(74, "relation", "ar-sanad-lite", source_key="narrators_lite.csv#id=2")],
         }
     ]
     assert answer["evidence_status"] == "insufficient_evidence"
