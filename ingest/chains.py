@@ -8,8 +8,8 @@ Two origins, never mixed on one hadith:
   (ingest.chain_reading): the mention and the term of each node are the text's own, and each chain
   carries the integrity checks it fails (ingest.chain_checks, table chain_check).
 - 'parsed_isnad': for a hadith of the six books that has no dataset chain, the isnad of its LK
-  corpus row (joined through the LK -> hadith-json crosswalk, Arabic token containment >= 0.7),
-  cut into mentions by ingest.isnad_parser and resolved by exact name against the Arabic name
+  corpus row (joined through the LK crosswalk that ingest/lk_crosswalk.py computes, Arabic token
+  containment >= 0.7), cut into mentions by ingest.isnad_parser and resolved by exact name against the Arabic name
   variants.
 
 Node status (resolution_status, method, confidence): for dataset chains, as ingest.chain_reading
@@ -28,16 +28,14 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from ingest import ids
+from ingest import ids, lk_crosswalk
 from ingest.context import ImportContext, Row
 from ingest.dataset_chains import MAX_POSITION, HadithIndex, add_dataset_chains
 from ingest.isnad_parser import Mention, is_kinship_pronoun, name_key, parse_isnad
 
-CROSSWALK_FILE = "hadith/crosswalks/lk_to_hadith_json.csv.gz"
 LK_DIR = "hadith/lk_hadith_corpus/"
 LK_BOOKS = ("Bukhari", "Muslim", "AbuDaud", "Tirmizi", "Nesai", "IbnMaja")
 LK_SOURCE = "lk-corpus"
-MIN_CONTAINMENT = 0.7
 
 LkKey = tuple[str, str, int]
 
@@ -46,7 +44,6 @@ LkKey = tuple[str, str, int]
 class LkIsnad:
     source_key: str
     text: str
-    containment: float
 
 
 class NameIndex:
@@ -125,25 +122,19 @@ def _keyed(
         yield (*file_number, seen[file_number]), line, row
 
 
-def _crosswalk(ctx: ImportContext, hadith_index: HadithIndex) -> dict[LkKey, tuple[int, float]]:
-    """LK key -> (hadith id, containment), for the rows matched at MIN_CONTAINMENT or more."""
+def _crosswalk(ctx: ImportContext, hadith_index: HadithIndex) -> dict[LkKey, int]:
+    """LK key -> hadith id, for each hadith's LK row (ingest.lk_crosswalk.links)."""
     matches = {}
-    rows = ctx.csv(CROSSWALK_FILE, "LK rows to hadith-json", "crosswalks", derived=True)
-    for key, line, row in _keyed(rows, "lk_source_file", "lk_hadith_number"):
-        try:
-            containment = float(row["arabic_token_containment"])
-            collection = ids.COLLECTIONS[row["collection"]]
-        except (KeyError, ValueError) as exc:
-            ctx.skip(CROSSWALK_FILE, line, f"unreadable match: {exc!r}")
-            continue
-        hadith = hadith_index.get((collection, f"{row['hj_kitab_chapterId']}/{row['hj_idInBook']}"))
-        if hadith is not None and containment >= MIN_CONTAINMENT:
-            matches[key] = (hadith, containment)
+    for collection, links in lk_crosswalk.links(ctx).items():
+        for (kitab, index), link in links.items():
+            hadith = hadith_index.get((ids.COLLECTIONS[collection], f"{kitab}/{index}"))
+            if hadith is not None:
+                matches[link.lk_row] = hadith
     return matches
 
 
 def _lk_isnads(ctx: ImportContext, hadith_index: HadithIndex, tally: Counter[str]) -> dict[int, LkIsnad]:
-    """The best-matching LK isnad of each hadith (highest containment, first in file on a tie)."""
+    """The isnad of each hadith's LK row."""
     crosswalk = _crosswalk(ctx, hadith_index)
     isnads: dict[int, LkIsnad] = {}
     for book in LK_BOOKS:
@@ -151,12 +142,9 @@ def _lk_isnads(ctx: ImportContext, hadith_index: HadithIndex, tally: Counter[str
         rows = ctx.csv(path, "isnads of hadith without a dataset chain", LK_SOURCE)
         for key, _, row in _keyed(rows, "source_file", "Hadith_number"):
             if key not in crosswalk:
-                tally["LK rows not matched to a hadith"] += 1
+                tally["LK rows that are no hadith's LK row"] += 1
                 continue
-            hadith, containment = crosswalk[key]
-            isnad = LkIsnad(f"{book}.csv#{key[0]}:{key[1]}", row["Arabic_Isnad"], containment)
-            if hadith not in isnads or containment > isnads[hadith].containment:
-                isnads[hadith] = isnad
+            isnads[crosswalk[key]] = LkIsnad(f"{book}.csv#{key[0]}:{key[1]}", row["Arabic_Isnad"])
     return isnads
 
 

@@ -33,7 +33,7 @@ import re
 import unicodedata
 from bisect import bisect_left
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 
 from ingest.context import ImportContext
@@ -66,7 +66,7 @@ def jaccard(a: list[str], b: list[str]) -> float:
     return len(left & right) / len(left | right) if left | right else 0.0
 
 
-def contained(a: list[str], b: list[str]) -> float:
+def contained(a: Collection[str], b: Collection[str]) -> float:
     """The share of the shorter text's distinct words that the other holds."""
     left, right = set(a), set(b)
     shorter = min(len(left), len(right))

@@ -6,21 +6,23 @@ English). The crosswalk to the hadith-api numbers, computed from the English of 
 the fawaz edition (ingest/crosswalk.py), proposes the canonical number; where the numbered
 record's kitab and Arabic agree (ingest/numbering.py), the number is kept, and through it the hadith-api
 French and grades; a refused number is recorded with its reason, and the hadith keeps its in-book
-reference. The LK corpus, joined by Arabic text containment, gives the bab, its
+reference. The LK corpus, joined by Arabic text containment (the LK crosswalk, computed from the Arabic of
+both, ingest/lk_crosswalk.py), gives the bab, its
 own grade annotation, and the length of its matn (isnad and matn split), which the search's scores
 measure a hadith by. The three forties come from the hadith-api editions, with the hadith-json
 English where its record of the same number has the same Arabic.
 """
 
+from ingest import lk_crosswalk
 from ingest.context import ImportContext
 from ingest.forties import _Forty
 from ingest.hadith_rows import _add_collection
-from ingest.hadith_sources import FORTIES, SEVEN, _read_lk_links
+from ingest.hadith_sources import FORTIES, SEVEN
 from ingest.seven_collections import _Collection
 
 
 def build(ctx: ImportContext) -> None:
-    lk_links = _read_lk_links(ctx)
+    lk_links = lk_crosswalk.links(ctx)
     for code in SEVEN:
         _add_collection(ctx, code, code, hadith_json=True)
         _Collection(ctx, code, lk_links.get(code, {})).build()

@@ -1,9 +1,9 @@
 """The hadith sources that ingest.hadith reads: their paths, their records, and the readers of
-hadith-json and its hadith-number crosswalk (computed, ingest/crosswalk.py), the LK crosswalk, the LK
-corpus, hadith-api and the older fawaz Arabic.
+hadith-json and its hadith-number crosswalk (computed, ingest/crosswalk.py), the LK corpus (joined through
+the LK crosswalk, computed, ingest/lk_crosswalk.py), hadith-api and the older fawaz Arabic.
 """
 
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass
 from string import ascii_lowercase, whitespace
 from typing import Any
@@ -28,7 +28,6 @@ LK_BOOKS = {
 HADITH_JSON = "hadith/sunnah_hadith_json/{}.jsonl.gz"
 API_ROWS = "hadith/hadith_api_sqlite_export/{}.jsonl.gz"
 API_SECTIONS = "hadith/hadith_api_sqlite_export/{}.sections.json"
-LK_LINKS = "hadith/crosswalks/lk_to_hadith_json.csv.gz"
 LK_CORPUS = "hadith/lk_hadith_corpus/{}.csv.gz"
 FAWAZ_ARABIC = "hadith/fawaz_hadith_csv/{}.csv.gz"
 # The older fawaz Arabic editions, read where hadith-api lacks a number (Ibn Majah's section 0).
@@ -40,7 +39,6 @@ FAWAZ_EDITIONS = {
     "tirmidhi": "ara-tirmidhi1",
 }
 
-LK_MATCH = 0.7  # Arabic token containment that the data README counts as a match
 SUB_KITAB_STEP = 100  # kitab 'N.P' (Nasa'i 35.2) is numbered N + 100 x (P - 1) in its book id
 LK_GRADER = "LK corpus annotation"
 TRIMMED = whitespace + "\u200f"  # LK titles end in right-to-left marks
@@ -220,31 +218,6 @@ def _numbering(code: str, number: crosswalk.Number) -> Numbering:
     kitab = None if fawaz.place == crosswalk.NO_REFERENCE else number_key(fawaz.place[0])
     ref = Ref("fawaz-hadith", None, f"eng-{code}#{api_number}")
     return Numbering(ref, api_number, canonical, number.method, kitab)
-
-
-def _lk_target(row: dict[str, str]) -> tuple[str, int] | None:
-    """The hadith-json (kitab, idInBook) that an LK crosswalk line points to, if any."""
-    kitab = number_key(row["hj_kitab_chapterId"])
-    return (kitab, int(row["hj_idInBook"])) if kitab is not None and row["hj_idInBook"] else None
-
-
-def _read_lk_links(ctx: ImportContext) -> dict[str, dict[tuple[str, int], LkLink]]:
-    """Per collection, hadith-json (kitab, idInBook) -> the LK row that matches it best."""
-    links: dict[str, dict[tuple[str, int], LkLink]] = defaultdict(dict)
-    seen: Counter[tuple[str, str]] = Counter()
-    rows = ctx.csv(LK_LINKS, "LK corpus rows of each hadith (bab, grade)", "crosswalks", derived=True)
-    for line, row in rows:
-        pair = (row["lk_source_file"], row["lk_hadith_number"].removesuffix(".0"))
-        seen[pair] += 1
-        try:
-            containment, target = float(row["arabic_token_containment"]), _lk_target(row)
-        except ValueError as exc:
-            ctx.skip(LK_LINKS, line, f"unreadable number ({exc})")
-            continue
-        best = links[row["collection"]].get(target) if target else None
-        if target and containment >= LK_MATCH and (best is None or containment > best.containment):
-            links[row["collection"]][target] = LkLink((*pair, seen[pair]), containment)
-    return links
 
 
 def _read_lk(ctx: ImportContext, code: str, wanted: set[LkKey]) -> dict[LkKey, LkRecord]:

@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ingest import lk_crosswalk
 from ingest.chain_alignment import ALIGNED, Alignment, computed_alignment
 from ingest.context import ImportContext
 from ingest.hadith_sources import read_hadith_json, read_numbers
@@ -36,6 +37,7 @@ FAWAZ_FILES = {
 }
 
 STAGED_NUMBERS = "hadith/crosswalks/hadith_json_to_fawaz_numbers.csv.gz"  # not read by the importer: kept short
+STAGED_LK = "hadith/crosswalks/lk_to_hadith_json.csv.gz"  # likewise
 
 Keep = Callable[[dict[str, Any]], bool]
 
@@ -113,8 +115,8 @@ def whole_alignment(data_dir: Path) -> list[Alignment]:
 
 
 def _numbers(data_dir: Path, kept: Kept) -> None:
-    """The hadith of the subset, the numbers that the importer's crosswalk gives them on the whole data, and the
-    chains that the importer's alignment places on them there."""
+    """The hadith of the subset, and what the importer gives them on the whole data: the numbers of its crosswalk,
+    the LK rows its LK crosswalk matches to them, the chains its alignment places on them."""
     ctx = ImportContext(data_dir)
     for coll in COLLECTIONS:
         records = read_hadith_json(ctx, coll)
@@ -124,17 +126,12 @@ def _numbers(data_dir: Path, kept: Kept) -> None:
             numbering = numbers.get(record.seq)
             if numbering and numbering.api_number:
                 kept.numbers[coll].add(number_key(numbering.api_number))
+    for match in lk_crosswalk.computed(ctx):
+        if match.target and (match.collection, match.target[0], str(match.target[1])) in kept.in_book:
+            kept.lk_rows.add((match.row.key[0], number_key(match.row.key[1])))
     for chain in whole_alignment(data_dir):
         if chain.status == ALIGNED and (chain.collection, *(chain.key or ())) in kept.in_book:
             kept.chains.add(chain.row)
-
-
-def _lk_crosswalk(src: Path, dst: Path, kept: Kept) -> None:
-    def keep(row: dict[str, Any]) -> bool:
-        return (row["collection"], row["hj_kitab_chapterId"], row["hj_idInBook"]) in kept.in_book
-
-    for row in _filter_csv(src, dst, keep):
-        kept.lk_rows.add((row["lk_source_file"], number_key(row["lk_hadith_number"])))
 
 
 def _chains(src: Path, dst: Path, kept: Kept) -> None:
@@ -161,7 +158,8 @@ def _by_number(collection: str, kept: Kept, key: str = "hadith_number") -> Keep:
 
 def _filters(kept: Kept) -> dict[str, Keep]:
     filters: dict[str, Keep] = {
-        STAGED_NUMBERS: lambda row: in_subset(row["collection"], row["hj_kitab_chapterId"], row["hj_idInBook"])
+        STAGED_NUMBERS: lambda row: in_subset(row["collection"], row["hj_kitab_chapterId"], row["hj_idInBook"]),
+        STAGED_LK: lambda row: (row["lk_source_file"], number_key(row["lk_hadith_number"])) in kept.lk_rows,
     }
     for coll in COLLECTIONS:
         filters[f"hadith/sunnah_hadith_json/{coll}.jsonl.gz"] = _in_book(coll)
@@ -185,7 +183,6 @@ def build_subset(data_dir: Path, out: Path) -> Path:
     kept = Kept()
     _numbers(data_dir, kept)
     ordered: list[tuple[str, Callable[[Path, Path, Kept], None]]] = [
-        ("hadith/crosswalks/lk_to_hadith_json.csv.gz", _lk_crosswalk),
         ("narrators/kaggle_muslimscholars/all_hadiths_chain.json.gz", _chains),
     ]
     for rel, action in ordered:
