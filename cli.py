@@ -101,9 +101,11 @@ def _verify_data(args: argparse.Namespace) -> int:
     print(f"{folder}: checked against {verification.describe()}")  # noqa: T201 - a report
     for line in verification.problems():
         print(f"  {line}")  # noqa: T201 - a report
+    for line in verification.absences():
+        print(f"  {line}")  # noqa: T201 - a report
     for path in verification.unexpected:
         print(f"  {path}: not in the manifest (never read)")  # noqa: T201 - a report
-    good = len(verification.manifest.files) - len(verification.problems())
+    good = len(verification.manifest.files) - len(verification.problems()) - len(verification.absent_unread)
     print(f"{good} of {len(verification.manifest.files)} files match")  # noqa: T201 - a report
     return 0 if verification.ok else 1
 

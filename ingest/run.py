@@ -217,3 +217,5 @@ def report_verification(reporter: Reporter, verification: Verification) -> None:
     reporter.line(f"data: {verification.folder} checked against {verification.describe()}")
     for altered in verification.altered:
         reporter.line(f"  imported although altered: {altered}")
+    for absence in verification.absences():
+        reporter.line(f"  {absence}")

@@ -1,6 +1,10 @@
 """A data folder checked against its manifest: each file missing or altered (sha256 or size), named with what the
 importer uses it for; an altered file's rows are counted as the importer counts them, beside the manifest's.
-`isnad-graphql verify-data` prints it; the importer runs it before it reads anything."""
+`isnad-graphql verify-data` prints it; the importer runs it before it reads anything.
+
+A file the importer does not read (a staged derived join, now the oracle of the derivation that replaced it; an
+upstream file no step uses) may be absent: the folder of the upstream copies alone imports. It is named as absent,
+with what it is for, and stops nothing. Altered, it is refused as any other: the copy is not the one published."""
 
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +35,7 @@ class Verification:
     folder: Path
     manifest: Manifest
     missing: list[FileEntry] = field(default_factory=list)
+    absent_unread: list[FileEntry] = field(default_factory=list)  # not found, and not read by the importer
     altered: list[Altered] = field(default_factory=list)
     unexpected: list[str] = field(default_factory=list)  # files the manifest does not list: never read
 
@@ -41,6 +46,11 @@ class Verification:
     def problems(self) -> list[str]:
         missing = [f"{entry.path}: file not found (needed for {entry.purpose})" for entry in self.missing]
         return missing + [str(altered) for altered in self.altered]
+
+    def absences(self) -> list[str]:
+        return [
+            f"{entry.path}: file not found (not read by the importer: {entry.purpose})" for entry in self.absent_unread
+        ]
 
     def describe(self) -> str:
         """Which manifest the folder was checked against."""
@@ -71,7 +81,7 @@ def _rows(folder: Path, path: str) -> str:
 def _check(folder: Path, entry: FileEntry, verification: Verification) -> None:
     full = folder / entry.path
     if not full.is_file():
-        verification.missing.append(entry)
+        (verification.missing if entry.read_by_importer else verification.absent_unread).append(entry)
         return
     sha256 = file_sha256(full)
     if sha256 != entry.sha256:

@@ -19,6 +19,7 @@ from tests.dbquery import fetch
 COMMIT = re.compile(r"^[0-9a-f]{40}$")
 MISSING = "narrators/ar_sanad_lite/narrators_lite.csv.gz"
 ALTERED = "rijal/kashif_entries.jsonl.gz"
+UNREAD = "narrators/kaggle_muslimscholars/kaggle_chains_aligned.csv.gz"  # the staged alignment, now an oracle
 READ = "SELECT path, source_id, purpose, derived, sha256, rows_read FROM dataset_file"
 RUN = "SELECT manifest_sha256, manifest_derived_from, altered_files FROM import_run"
 
@@ -99,6 +100,22 @@ def test_verify_data_names_each_missing_and_altered_file_with_its_purpose(
     )
     assert "notes.txt: not in the manifest (never read)" in out
     assert f"{len(manifest.files) - 2} of {len(manifest.files)} files match" in out
+
+
+def test_verify_data_passes_a_folder_without_a_file_the_importer_does_not_read(
+    subset_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = _copy(subset_dir, tmp_path)
+    (data / UNREAD).unlink()
+
+    assert cli.main(["verify-data", str(data)]) == 0
+
+    out = capsys.readouterr().out
+    entry = manifest_for(data).files[UNREAD]
+    assert not entry.read_by_importer
+    assert f"{UNREAD}: file not found (not read by the importer: {entry.purpose})" in out
+    files = len(committed_manifest().files)
+    assert f"{files - 1} of {files} files match" in out
 
 
 def test_an_unreadable_altered_file_says_why_its_rows_cannot_be_counted(subset_dir: Path, tmp_path: Path) -> None:
