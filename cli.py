@@ -126,9 +126,11 @@ def _fetch_data(args: argparse.Namespace) -> int:
     for result in results:
         if not result.good:
             console.print(f"{result.path}: {result.outcome}: {result.detail}", markup=False)
-    good = sum(result.good for result in results)
+        elif result.absent:
+            console.print(f"{result.path}: not on the mirror (not read by the importer)", markup=False)
+    good = sum(result.good and not result.absent for result in results)
     console.print(f"{good} of {len(results)} files in {dest} match the manifest", markup=False)
-    return 0 if good == len(results) else 1
+    return 0 if all(result.good for result in results) else 1
 
 
 AUDIT_WIDTH = 160  # the audit's tables are read whole, in a terminal or a file

@@ -87,10 +87,15 @@ class Fetched:
     path: str
     outcome: str  # "fetched", "already in place", "checksum differs", "not on the mirror", "interrupted"
     detail: str = ""
+    needed: bool = True  # the importer reads it: a mirror of the upstream copies alone may lack the others
 
     @property
     def good(self) -> bool:
-        return self.outcome in {"fetched", "already in place"}
+        return self.outcome in {"fetched", "already in place"} or (self.absent and not self.needed)
+
+    @property
+    def absent(self) -> bool:
+        return self.outcome == "not on the mirror"
 
 
 class Fetch:
@@ -111,7 +116,7 @@ class Fetch:
         try:
             self._download(entry, part, task)
         except (FileNotFoundError, urllib.error.HTTPError) as exc:
-            return Fetched(entry.path, "not on the mirror", str(exc))
+            return Fetched(entry.path, "not on the mirror", str(exc), entry.read_by_importer)
         except (OSError, http.client.HTTPException) as exc:
             kept = part.stat().st_size if part.exists() else 0
             return Fetched(entry.path, "interrupted", f"{exc}; {kept:,} bytes kept: run again to resume")

@@ -1,6 +1,6 @@
 """`fetch-data` from a local HTTP mirror (a `http.server` in a thread over a copy of the subset, answering Range
-requests): a whole copy verified and imported to the same contents, a corrupted file, a missing file, and a copy
-cut off mid-file and resumed where it stopped."""
+requests): a whole copy verified and imported to the same contents, a corrupted file, a missing file (and one the
+importer does not read, which a mirror may lack), and a copy cut off mid-file and resumed where it stopped."""
 
 import shutil
 import threading
@@ -19,7 +19,8 @@ from ingest.run import ImportReport, run_import
 from ingest.verification import verify_folder
 from tests.conftest import quiet_console
 
-FILE = "narrators/kaggle_muslimscholars/narrators_reconstructed.csv.gz"
+FILE = "narrators/ar_sanad_lite/narrators_lite.csv.gz"  # read by the importer
+UNREAD = "narrators/kaggle_muslimscholars/narrators_reconstructed.csv.gz"  # the staged narrator table, an oracle
 CUT_AT = 100_000
 
 
@@ -131,6 +132,21 @@ def test_a_file_missing_on_the_mirror_is_named(mirror: Mirror, subset_dir: Path,
 
     assert _outcomes(results) == {FILE: "not on the mirror"}
     assert [entry.path for entry in verify_folder(dest).missing] == [FILE]
+
+
+def test_a_mirror_may_lack_a_file_the_importer_does_not_read(
+    mirror: Mirror, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (mirror.root / UNREAD).unlink()
+    dest = tmp_path / "data"
+
+    assert cli.main(["fetch-data", "--from", mirror.url, "--dest", str(dest)]) == 0
+
+    said = " ".join(capsys.readouterr().out.split())  # as the console wrapped it
+    assert f"{UNREAD}: not on the mirror (not read by the importer)" in said
+    verification = verify_folder(dest)
+    assert verification.ok
+    assert [entry.path for entry in verification.absent_unread] == [UNREAD]
 
 
 def test_an_interrupted_copy_resumes_where_it_stopped(mirror: Mirror, subset_dir: Path, tmp_path: Path) -> None:
