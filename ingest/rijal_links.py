@@ -8,7 +8,6 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from ingest.chain_alignment import alignment
 from ingest.context import ImportContext, Row
 from ingest.link_evidence import Record, agreement, contradiction, denies, short_name
 from ingest.narrators import (
@@ -23,6 +22,8 @@ from ingest.taqrib_candidates import Candidate, taqrib_candidates
 
 log = logging.getLogger(__name__)
 
+
+CHAINS_FILE = "narrators/kaggle_muslimscholars/kaggle_chains_aligned.csv.gz"
 
 SHARED_KEY_METHOD = "name3"
 CORROBORATED_METHOD = "name3+taqrib_key"
@@ -107,10 +108,11 @@ def _evidence(ctx: ImportContext) -> Evidence:
     narrators = _narrators(ctx)
     collections: dict[int, set[str]] = defaultdict(set)
     related: dict[int, set[int]] = defaultdict(set)
-    for chain in alignment(ctx):  # every chain, placed or not: its collection is its id's
-        for narrator in chain.scholars:
-            collections[narrator].add(chain.collection)
-        for first, second in itertools.pairwise(chain.scholars):
+    for _, chain in ctx.csv(CHAINS_FILE, "narrators that occur in chains", "muslimscholars-derived", derived=True):
+        ids = [int(part) for part in chain["chain_indx"].split(";") if part.isdigit()]
+        for narrator in ids:
+            collections[narrator].add(chain["collection"])
+        for first, second in itertools.pairwise(ids):
             related[first].add(second)
             related[second].add(first)
     for relation in ctx.tables["transmission_relation"]:
