@@ -185,10 +185,10 @@ def test_the_precision_is_read_from_the_samples_against_the_database(imported: I
 
 def test_the_audit_names_each_bar_the_database_breaks(imported: ImportReport, database_url: str) -> None:
     printed = io.StringIO()
-    broken = asyncio.run(print_audit(database_url, LIVE_SCHEMA, Console(file=printed, width=200), audit.SECTIONS))
+    broken = asyncio.run(print_audit(database_url, LIVE_SCHEMA, Console(file=printed), audit.SECTIONS))
     assert [line.split(": ")[1] for line in broken] == ["taqrib", "kashif", "mughni"]
     assert all(line.startswith(audit.SECTIONS[-1].title) for line in broken)
-    assert "Rijal links whose notice denies the identity" in printed.getvalue()
+    assert all(section.explanation in printed.getvalue() for section in audit.SECTIONS)
 
 
 async def _measure(url: str, section: Section) -> list[dict[str, Any]]:

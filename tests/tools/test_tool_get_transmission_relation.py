@@ -75,7 +75,7 @@ async def test_alqama_to_al_taymi_is_an_attested_relation_with_its_record(client
                 "normalized_status": "attested",
                 "evidence_status": "fact",
                 "provenance": [
-                    provenance(6852, "relation", "muslimscholars", source_key="all_rawis.csv#scholar_indx=11042")
+                    provenance(6901, "relation", "muslimscholars", source_key="all_rawis.csv#scholar_indx=11042")
                 ],
             }
         ],
@@ -146,7 +146,7 @@ async def test_a_probable_relation_stays_probable_possible_and_inference(
             "relation_status": "probable",
             "normalized_status": "possible",
             "evidence_status": "inference",
-            "provenance": [provenance(4, "relation", "ar-sanad-lite", source_key="narrators_lite.csv#id=29")],
+            "provenance": [provenance(5, "relation", "ar-sanad-lite", source_key="narrators_lite.csv#id=29")],
         }
     ]
     assert answer["evidence_status"] == "insufficient_evidence"
