@@ -77,7 +77,7 @@ class ImportContext:
 
     def once(self, compute: Callable[["ImportContext"], T]) -> T:
         """What `compute` makes of this import's files, computed at its first call only: a derivation that several
-        steps read (the chain alignment) is computed once per import."""
+        steps read (the chain alignment, the LK crosswalk) is computed once per import."""
         if compute not in self._computed:
             self._computed[compute] = compute(self)
         return cast(T, self._computed[compute])
