@@ -31,6 +31,7 @@ def _parser() -> argparse.ArgumentParser:
     fetch.add_argument("--dest", type=Path, help="default: $ISNAD_DATA_DIR, else ../shared/data")
     audit = commands.add_parser("audit", help="measure what a built database claims against its evidence")
     audit.add_argument("--database-url", help="default: $ISNAD_DATABASE_URL, else the embedded PostgreSQL")
+    audit.add_argument("--check", action="store_true", help="exit 1 when the full import breaks a section's bar")
     readonly = commands.add_parser("check-readonly", help="prove that the API and what it ships never write")
     readonly.add_argument("--code-only", action="store_true", help="skip the live checks against the database")
     manifest = commands.add_parser("persisted-manifest", help="write persisted/manifest.json from persisted/*.graphql")
@@ -145,8 +146,10 @@ def _audit(args: argparse.Namespace) -> int:
 
     settings = load_settings()
     with database_url(args.database_url or settings.database_url, settings.embedded_pgdata) as url:
-        asyncio.run(print_audit(url, settings.db_schema, Console(width=AUDIT_WIDTH)))
-    return 0
+        broken = asyncio.run(print_audit(url, settings.db_schema, console := Console(width=AUDIT_WIDTH)))
+    for line in broken:
+        console.print(f"bar broken: {line}", markup=False)
+    return 1 if args.check and broken else 0
 
 
 def _serve(args: argparse.Namespace) -> int:

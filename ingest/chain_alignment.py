@@ -15,8 +15,10 @@ goes to the candidate nearest to the predicted place whose score is MIN_SCORE or
 higher score, then the first): 'aligned'; where none reaches it, the chain is 'unaligned' (its score the
 best one read, 0 where no candidate's mentions could reach MIN_SCORE).
 
-The staged file is the oracle that tests/ingest/test_chain_alignment_derivation.py compares this alignment
-with (docs/data.md gives the agreement; eval/chain_alignment_sample.csv the hand-checked disagreements)."""
+The importer reads this alignment, computed once per import (`alignment`): the dataset's chains
+(ingest.dataset_chains) and the evidence of the rijal links (ingest.rijal_links). The staged file is not read: it
+is the oracle that tests/ingest/test_chain_alignment_derivation.py compares this alignment with (docs/data.md
+gives the agreement; eval/chain_alignment_sample.csv the hand-checked disagreements)."""
 
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -34,6 +36,7 @@ from ingest.narrator_table import narrator_sources
 from ingest.narrators import clean_name_ar
 
 CHAINS_FILE = "narrators/kaggle_muslimscholars/all_hadiths_chain.json.gz"
+SOURCE = "muslimscholars-aligned"  # the upstream chains as the project aligns them (ingest/sources.py)
 CHAINS_PURPOSE = "chains of narrator ids, to align to hadith"
 COLLECTIONS = ("bukhari", "muslim", "abudawud", "tirmidhi", "nasai", "ibnmajah")  # in the order of the id blocks
 BLOCK = 10_000
@@ -124,13 +127,18 @@ def upstream_chains(ctx: ImportContext, purpose: str = CHAINS_PURPOSE) -> list[U
         raise MissingInput(CHAINS_FILE, purpose, f"is not a list of hadith ids and chains ({exc})") from exc
 
 
-def _names(ctx: ImportContext) -> _Names:
+def _names(ctx: ImportContext, chains: list[UpstreamChain]) -> _Names:
+    """The words of every narrator's name (where the reading of a text cuts its mentions); the name forms and unit
+    keys only of the narrators the chains name: a reading asks of no other (NameForms.names and relation_holds
+    read only the narrators given), so the others' forms would be built for nothing."""
     names = {s.scholar_indx: name for s in narrator_sources(ctx) if (name := clean_name_ar(s.name_ar))}
     words: Counter[str] = Counter()
     for name in names.values():
         words.update(set(normalize(name).split()))
-    keys = {n: frozenset(k for unit in name_units(name) for k in unit_keys(unit)) for n, name in names.items()}
-    return _Names(_RememberedForms(names.items()), keys, dict(words))
+    named = {scholar for chain in chains for scholar in chain.scholars}
+    theirs = {n: name for n, name in names.items() if n in named}
+    keys = {n: frozenset(k for unit in name_units(name) for k in unit_keys(unit)) for n, name in theirs.items()}
+    return _Names(_RememberedForms(theirs.items()), keys, dict(words))
 
 
 def _texts(ctx: ImportContext, collection: str, words: dict[str, int]) -> dict[int, _Text]:
@@ -222,12 +230,24 @@ class _Aligner:
 
 def computed_alignment(ctx: ImportContext) -> list[Alignment]:
     """Every chain of the upstream file, in its order, with where it was placed."""
-    names = _names(ctx)
+    chains = upstream_chains(ctx)
+    names = _names(ctx, chains)
     aligners: dict[int, _Aligner] = {}
     alignments = []
-    for chain, block in collection_blocks(upstream_chains(ctx)):
+    for chain, block in collection_blocks(chains):
         if block not in aligners:
             collection = COLLECTIONS[block]
             aligners[block] = _Aligner(collection, _texts(ctx, collection, names.words), names)
         alignments.append(aligners[block].align(chain, block))
     return alignments
+
+
+def alignment(ctx: ImportContext) -> list[Alignment]:
+    """The computed alignment of this import's chains, computed at its first call and shared by the steps that
+    read it."""
+    return ctx.once(computed_alignment)
+
+
+def source_key(row: int) -> str:
+    """The provenance key of the chain in row `row` of the upstream file."""
+    return f"all_hadiths_chain.json#kaggle_row={row}"

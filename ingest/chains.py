@@ -2,9 +2,9 @@
 
 Two origins, never mixed on one hadith:
 
-- 'dataset': the muslimscholars chains (ordered scholar ids) that the data scout aligned to a
-  hadith-json hadith (status 'aligned' only; chains aligned out of order or not at all cannot be
-  placed on a hadith and are counted, not imported), each read against the hadith's written isnad
+- 'dataset': the muslimscholars chains (ordered scholar ids) that the project aligns to a
+  hadith-json hadith (ingest.chain_alignment; chains not aligned cannot be placed on a hadith and
+  are counted, not imported), each read against the hadith's written isnad
   (ingest.chain_reading): the mention and the term of each node are the text's own, and each chain
   carries the integrity checks it fails (ingest.chain_checks, table chain_check).
 - 'parsed_isnad': for a hadith of the six books that has no dataset chain, the isnad of its LK

@@ -5,10 +5,10 @@ import hashlib
 import json
 import zlib
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from ingest.csv_records import Record, read_records
 from ingest.errors import MissingInput, TooManyBadRows
@@ -17,6 +17,7 @@ BAD_ROW_SHARE = 0.01
 EXAMPLES_KEPT = 5
 
 Row = dict[str, Any]
+T = TypeVar("T")
 
 
 def _undecodable_lines(raw: bytes) -> dict[int, str]:
@@ -69,9 +70,17 @@ class ImportContext:
         self.data_dir = data_dir
         self.tables: dict[str, list[Row]] = defaultdict(list)
         self.files: dict[str, FileLedger] = {}
+        self._computed: dict[Callable[[ImportContext], Any], Any] = {}
 
     def add(self, table: str, row: Row) -> None:
         self.tables[table].append(row)
+
+    def once(self, compute: Callable[["ImportContext"], T]) -> T:
+        """What `compute` makes of this import's files, computed at its first call only: a derivation that several
+        steps read (the chain alignment, the LK crosswalk) is computed once per import."""
+        if compute not in self._computed:
+            self._computed[compute] = compute(self)
+        return cast(T, self._computed[compute])
 
     def skip(self, path: str, line: int, reason: str) -> None:
         """Record a malformed row; it is left out and reported as file:line."""

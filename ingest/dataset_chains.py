@@ -1,11 +1,11 @@
 """The dataset's chains (origin 'dataset'), each read against its hadith's written isnad.
 
 The muslimscholars chains give ordered scholar ids (`chain_indx`, from the compiler's teacher up); the
-data scout aligned them to hadith-json hadith. Only the chains aligned in order are placed on a hadith
-(status 'aligned'); the others are counted, not imported. Each placed chain is read against the Arabic of
-its hadith (ingest.chain_reading): the mention and the transmission term of a node are the text's own
-span, never the scout's, and its status says whether the text names him. Each chain's failed integrity
-checks (ingest.chain_checks) are written to chain_check.
+project aligns them to hadith-json hadith (ingest.chain_alignment). Only the aligned chains are placed on a
+hadith; the others are counted, not imported. Each placed chain is read against the Arabic of its hadith
+(ingest.chain_reading): the mention and the transmission term of a node are the text's own span, and its
+status says whether the text names him. Each chain's failed integrity checks (ingest.chain_checks) are
+written to chain_check.
 """
 
 from collections import Counter
@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ingest import ids
+from ingest.chain_alignment import ALIGNED, SOURCE, Alignment, alignment, source_key
 from ingest.chain_checks import ChainText, Life, failed_checks
 from ingest.chain_reading import NodeReading, read_chain
 from ingest.context import ImportContext, Row
@@ -20,9 +21,6 @@ from ingest.homonyms import StudentLists, weigh_homonyms
 from ingest.isnad_reading import Link, read_links
 from ingest.narrator_names import NameForms
 
-CHAINS_FILE = "narrators/kaggle_muslimscholars/kaggle_chains_aligned.csv.gz"
-SOURCE = "muslimscholars-derived"
-ALIGNED = "aligned"
 MAX_POSITION = 99  # node ids leave two digits to the position
 ATTESTED = "attested"  # the student lists' relations; AR-Sanad's, bridged by name, are only probable
 NAME_WORD_KINDS = frozenset({"dataset_name", "isnad_form"})  # the clean name forms: no notice text
@@ -86,26 +84,22 @@ def _reader(ctx: ImportContext) -> Reader:
 
 def _chain_records(ctx: ImportContext, hadith_index: HadithIndex, tally: Counter[str]) -> list[DatasetChain]:
     chains = []
-    for line, row in ctx.csv(CHAINS_FILE, "chains aligned to hadith", SOURCE, derived=True):
-        if row["status"] != ALIGNED:
-            tally[f"dataset chains not placed ({row['status']})"] += 1
-            continue
-        try:
-            chains.append(_chain_record(row, hadith_index))
-        except (KeyError, ValueError) as exc:
-            ctx.skip(CHAINS_FILE, line, f"aligned chain not placed: {exc}")
+    for chain in alignment(ctx):
+        if chain.status != ALIGNED:
+            tally[f"dataset chains not placed ({chain.status})"] += 1
+        elif (found := _chain_record(chain, hadith_index)) is None:
+            tally["dataset chains aligned to a hadith not imported"] += 1
+        elif not 0 < len(found.scholars) <= MAX_POSITION:
+            tally[f"dataset chains of more than {MAX_POSITION} narrators"] += 1
+        else:
+            chains.append(found)
     return chains
 
 
-def _chain_record(row: dict[str, str], hadith_index: HadithIndex) -> DatasetChain:
-    reference = f"{row['hj_kitab_chapterId']}/{row['hj_idInBook']}"
-    hadith = hadith_index.get((ids.COLLECTIONS[row["collection"]], reference))
-    if hadith is None:
-        raise KeyError(f"no hadith {row['collection']} {reference}")
-    scholars = [int(scholar) for scholar in row["chain_indx"].split(";")]
-    if not 0 < len(scholars) <= MAX_POSITION:
-        raise ValueError(f"{len(scholars)} narrators: not 1 to {MAX_POSITION}")
-    return DatasetChain(int(row["kaggle_row"]), hadith, float(row["name_overlap_score"]), scholars)
+def _chain_record(chain: Alignment, hadith_index: HadithIndex) -> DatasetChain | None:
+    kitab, index = chain.key or ("", "")
+    hadith = hadith_index.get((ids.COLLECTIONS[chain.collection], f"{kitab}/{index}"))
+    return None if hadith is None else DatasetChain(chain.row, hadith, chain.score, list(chain.scholars))
 
 
 def _add_chain(ctx: ImportContext, chain: DatasetChain, number: int, reader: Reader) -> None:
@@ -119,7 +113,7 @@ def _add_chain(ctx: ImportContext, chain: DatasetChain, number: int, reader: Rea
             "origin": "dataset",
             "alignment_score": chain.score,
             "source_id": SOURCE,
-            "source_key": f"kaggle_chains_aligned.csv#kaggle_row={chain.kaggle_row}",
+            "source_key": source_key(chain.kaggle_row),
         },
     )
     text = reader.texts.get(chain.hadith_id, "")
@@ -130,8 +124,7 @@ def _add_chain(ctx: ImportContext, chain: DatasetChain, number: int, reader: Rea
     confirmed_share = sum(reading.status == "confirmed" for reading in readings) / len(readings)
     for position, (scholar, reading) in enumerate(zip(chain.scholars, readings, strict=True), start=1):
         row = _node(chain_id, position, reading, links, scholar)
-        row["source_key"] = f"kaggle_chains_aligned.csv#kaggle_row={chain.kaggle_row}&position={position}"
-        row["source_key"] += f"&scholar_indx={scholar}"
+        row["source_key"] = f"{source_key(chain.kaggle_row)}&position={position}&scholar_indx={scholar}"
         row["confidence"] = _confidence(reading, chain.score, confirmed_share)
         ctx.add("chain_node", row)
     checks = failed_checks(ChainText(narrators, readings, links, text), reader.forms, reader.lives)

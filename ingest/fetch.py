@@ -87,7 +87,7 @@ class Fetched:
     path: str
     outcome: str  # "fetched", "already in place", "checksum differs", "not on the mirror", "interrupted"
     detail: str = ""
-    needed: bool = True  # the importer reads it: a mirror may lack the others
+    needed: bool = True  # the importer reads it: a mirror of the upstream copies alone may lack the others
 
     @property
     def good(self) -> bool:

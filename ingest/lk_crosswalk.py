@@ -31,7 +31,6 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
-from weakref import WeakKeyDictionary
 
 from app.text.arabic import tokens
 from ingest.context import ImportContext
@@ -210,14 +209,13 @@ def match(collection: str, rows: list[LkRow], records: list[Record]) -> list[Mat
     return list(_Matching(collection, rows, records).matches())
 
 
-_COMPUTED: WeakKeyDictionary[ImportContext, list[Match]] = WeakKeyDictionary()
+def _every_match(ctx: ImportContext) -> list[Match]:
+    return [m for code in LK_BOOKS for m in match(code, lk_rows(ctx, code), _records(ctx, code))]
 
 
 def computed(ctx: ImportContext) -> list[Match]:
     """Every LK row of the six books, in the order of LK_BOOKS and of the files; computed once per import."""
-    if ctx not in _COMPUTED:
-        _COMPUTED[ctx] = [m for code in LK_BOOKS for m in match(code, lk_rows(ctx, code), _records(ctx, code))]
-    return _COMPUTED[ctx]
+    return ctx.once(_every_match)
 
 
 def links(ctx: ImportContext) -> dict[str, dict[Target, LkLink]]:

@@ -66,7 +66,12 @@ def _index(ctx: ImportContext) -> dict[int, int]:
 
 def narrator_sources(ctx: ImportContext) -> list[NarratorSource]:
     """Each narrator of the index with his row, by id; a damaged row leaves its narrator out (reported with its
-    line). The rows are matched by position: a file whose count of rows is not the index's is refused."""
+    line). The rows are matched by position: a file whose count of rows is not the index's is refused. Read once
+    per import for the steps that read it (the narrators, the chain alignment, the Taqrib candidates)."""
+    return ctx.once(_read_sources)
+
+
+def _read_sources(ctx: ImportContext) -> list[NarratorSource]:
     index = _index(ctx)
     rows = ctx.csv_in_order(ROWS_FILE, ROWS_PURPOSE, "takhrij-backend")
     if sorted(index.values()) != list(range(len(rows))):

@@ -8,6 +8,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+from ingest.chain_alignment import alignment
 from ingest.context import ImportContext, Row
 from ingest.link_evidence import Record, agreement, contradiction, denies, short_name
 from ingest.narrators import (
@@ -22,8 +23,6 @@ from ingest.taqrib_candidates import Candidate, taqrib_candidates
 
 log = logging.getLogger(__name__)
 
-
-CHAINS_FILE = "narrators/kaggle_muslimscholars/kaggle_chains_aligned.csv.gz"
 
 SHARED_KEY_METHOD = "name3"
 CORROBORATED_METHOD = "name3+taqrib_key"
@@ -108,11 +107,10 @@ def _evidence(ctx: ImportContext) -> Evidence:
     narrators = _narrators(ctx)
     collections: dict[int, set[str]] = defaultdict(set)
     related: dict[int, set[int]] = defaultdict(set)
-    for _, chain in ctx.csv(CHAINS_FILE, "narrators that occur in chains", "muslimscholars-derived", derived=True):
-        ids = [int(part) for part in chain["chain_indx"].split(";") if part.isdigit()]
-        for narrator in ids:
-            collections[narrator].add(chain["collection"])
-        for first, second in itertools.pairwise(ids):
+    for chain in alignment(ctx):  # every chain, placed or not: its collection is its id's
+        for narrator in chain.scholars:
+            collections[narrator].add(chain.collection)
+        for first, second in itertools.pairwise(chain.scholars):
             related[first].add(second)
             related[second].add(first)
     for relation in ctx.tables["transmission_relation"]:

@@ -18,6 +18,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 
 from app.text import arabic, latin
+from ingest import chain_alignment
 from ingest.chain_reading import CONFIRMED, HOMONYM, SINGLED_OUT
 from ingest.context import ImportContext, Row
 from ingest.isnad_parser import is_kinship_pronoun
@@ -26,7 +27,7 @@ MIN_MENTIONS = 3
 MIN_MENTION_SHARE = 0.5
 PARTICLES = frozenset({"بن", "ابو", "ام", "بنت", "ذو"})  # a mention of one of these words alone names nobody
 MENTION_KIND = "chain_mention"
-MENTION_SOURCE = "muslimscholars-derived"
+MENTION_SOURCE = chain_alignment.SOURCE  # the dataset chains' nodes, as the project places and reads them
 _PARTS = re.compile(r"\s+-\s+|[,،/()]")
 
 

@@ -81,6 +81,17 @@ SOURCES: tuple[Source, ...] = (
         "CC0 as listed in arriqaaq/isnad docs/DATA_SOURCES.md; the intermediate repository states none",
     ),
     Source(
+        "muslimscholars-aligned",
+        "Chains of the Kaggle dataset, aligned to hadith-json hadith by the project",
+        "dataset",
+        "mahidul-islam/arrijal",
+        "336df7cc97f7fc14cc37aeb68f70cdfc54c66ba5",
+        "isnad/static/isnad/datasets/all_hadiths_chain.json",
+        "CC0 as listed in arriqaaq/isnad docs/DATA_SOURCES.md; the intermediate repository states none",
+        note="Each chain placed by ingest/chain_alignment.py on the hadith near the place its id predicts whose "
+        "Arabic bears out 0.75 of its narrators in order; each node read against that text (docs/data.md).",
+    ),
+    Source(
         "muslimscholars-derived",
         "Chain alignment and located mentions reconstructed from the Kaggle dataset (data scout)",
         "dataset",
@@ -88,7 +99,8 @@ SOURCES: tuple[Source, ...] = (
         None,
         "narrators/kaggle_muslimscholars/ (derived files)",
         "derived from the Kaggle dataset (CC0 as listed)",
-        note="Heuristic alignment of chains to hadith and of names to the Arabic text (data README 2.1).",
+        note="Heuristic alignment of chains to hadith and of names to the Arabic text (data README 2.1). Not read "
+        "by the importer: the oracle of what it computes (muslimscholars-aligned, the chains' nodes).",
     ),
     Source(
         "takhrij-backend",

@@ -3,7 +3,7 @@ importer uses it for; an altered file's rows are counted as the importer counts 
 `isnad-graphql verify-data` prints it; the importer runs it before it reads anything.
 
 A file the importer does not read (a staged derived join, now the oracle of the derivation that replaced it; an
-upstream file no step uses) may be absent: a folder without them imports. It is named as absent,
+upstream file no step uses) may be absent: the folder of the upstream copies alone imports. It is named as absent,
 with what it is for, and stops nothing. Altered, it is refused as any other: the copy is not the one published."""
 
 from dataclasses import dataclass, field

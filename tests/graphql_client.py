@@ -113,6 +113,12 @@ SOURCES: dict[str, tuple[str, str, str]] = {
         "Hadith Narrators / Hadith dataset (Kaggle, fahd09, from muslimscholars.info)"
         " (mahidul-islam/arrijal@336df7cc97f7)",
     ),
+    "muslimscholars-aligned": (
+        "dataset",
+        "Chains of the Kaggle dataset, aligned to hadith-json hadith by the project",
+        "Chains of the Kaggle dataset, aligned to hadith-json hadith by the project"
+        " (mahidul-islam/arrijal@336df7cc97f7)",
+    ),
     "muslimscholars-derived": (
         "dataset",
         "Chain alignment and located mentions reconstructed from the Kaggle dataset (data scout)",

@@ -22,7 +22,9 @@ BANDS = (0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01)
 THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 
 MATNS = "SELECT hadith_id, matn_ar_normalized FROM hadith_matn"
-IDS = "SELECT canonical_reference, hadith_id FROM hadith"
+# a hadith by its canonical reference, and by its place in the book («tirmidhi/48/54»), which its numbering leaves
+IDS = """SELECT h.hadith_id, h.canonical_reference, c.code || '/' || h.in_book_reference AS in_book
+           FROM hadith h JOIN collection c USING (collection_id)"""
 PER_HADITH = """
 SELECT count(DISTINCT hadith_id) AS hadith_with_parallels, count(*) / 2 AS pairs,
        max(parallel_rank) AS most_parallels_of_one_hadith,
@@ -61,7 +63,8 @@ def _measures(
 
 async def _grouping(conn: asyncpg.Connection) -> Rows:
     matns = {row["hadith_id"]: row["matn_ar_normalized"] for row in await conn.fetch(MATNS)}
-    ids = {row["canonical_reference"]: row["hadith_id"] for row in await conn.fetch(IDS)}
+    refs = await conn.fetch(IDS)
+    ids = {ref: row["hadith_id"] for row in refs for ref in (row["in_book"], row["canonical_reference"])}
     words = parallels.content_words(matns)
     pairs_per_band = [0] * (len(BANDS) - 1)
     for a, b in parallels.candidates(words):

@@ -16,15 +16,20 @@ SECTIONS: tuple[Section, ...] = (
 )
 
 
-async def print_audit(url: str, schema: str, console: Console) -> None:
-    """Print each section's table, computed on `schema` of the database at `url`."""
+async def print_audit(url: str, schema: str, console: Console, sections: tuple[Section, ...] = SECTIONS) -> list[str]:
+    """Print each section's table, computed on `schema` of the database at `url`; return what its rows break of
+    the sections' bars, a line each."""
     reporter = Reporter(console)
+    broken: list[str] = []
     conn = await asyncpg.connect(url)
     try:
         await conn.execute(f"SET search_path TO {schema}, public")
-        for section in SECTIONS:
-            reporter.table(section.title, list(await section.measure(conn)))
+        for section in sections:
+            rows = list(await section.measure(conn))
+            reporter.table(section.title, rows)
             if section.explanation:
                 reporter.line(section.explanation)
+            broken += [f"{section.title}: {line}" for line in (section.bar(rows) if section.bar else [])]
     finally:
         await conn.close()
+    return broken

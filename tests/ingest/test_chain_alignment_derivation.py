@@ -1,13 +1,16 @@
 """The alignment of the chains to the hadith computed from the upstream copies (ingest/chain_alignment.py), against
 the data scout's staged `kaggle_chains_aligned.csv.gz`, on the full data: the agreement docs/data.md publishes, and
-the hand-checked disagreements of eval/chain_alignment_sample.csv still as they were checked."""
+the hand-checked disagreements of eval/chain_alignment_sample.csv still as they were checked; and the tests'
+subset, which places its chains as the full data does."""
 
 import csv
 from collections import Counter
 from functools import cache
+from pathlib import Path
 
 import pytest
 
+from ingest import chain_alignment
 from ingest.chain_alignment import (
     ALIGNED,
     CHAINS_FILE,
@@ -20,6 +23,7 @@ from ingest.chain_alignment import (
 )
 from ingest.context import ImportContext
 from tests.conftest import REPO, shared_data_dir
+from tests.subset import whole_alignment
 
 STAGED = "narrators/kaggle_muslimscholars/kaggle_chains_aligned.csv.gz"
 SAMPLE = REPO / "eval" / "chain_alignment_sample.csv"
@@ -33,6 +37,8 @@ PUBLISHED = {  # docs/data.md, "Derivations": chains, same hadith, staged only, 
     "ibnmajah": (4_227, 3_935, 50, 208, 5, 29),
 }
 
+MUSLIM_2564A = 13_956  # the chain of Muslim 2564a (kitab 45, 40): see the subset test
+
 needs_full_data = pytest.mark.skipif(not (shared_data_dir() / CHAINS_FILE).exists(), reason="no full data folder")
 
 Placed = tuple[str, str] | None  # (kitab, index in kitab) of an aligned chain's hadith
@@ -42,7 +48,7 @@ Placed = tuple[str, str] | None  # (kitab, index in kitab) of an aligned chain's
 def _both() -> tuple[list[Alignment], list[dict[str, str]]]:
     ctx = ImportContext(shared_data_dir())
     staged = [row for _, row in ctx.csv(STAGED, "the staged alignment, as an oracle", "test", derived=True)]
-    return computed_alignment(ctx), staged
+    return whole_alignment(shared_data_dir()), staged
 
 
 def _placed(alignment: Alignment) -> Placed:
@@ -98,6 +104,25 @@ def test_each_hand_checked_disagreement_is_still_the_same() -> None:
     assert Counter(row["right"] for row in sample) == {"staged": 12, "computed": 12}
 
 
+@needs_full_data
+def test_the_subset_places_its_chains_where_the_full_data_places_them(subset_dir: Path) -> None:
+    """The subset keeps the narrators only of the chains placed on a kept hadith in the full data (tests/subset.py):
+    each lands on its own and none on a kept hadith that is not its own. A chain's id predicts its place from the
+    offset (place less id) of the chain placed before it: Muslim 2564a's (16,607) lands on its own since the subset
+    keeps Muslim 37/7's chain before it (row 12,791); with a chain of kitab 2 before it, the offset was -22 where the
+    full data's is -136, and its hadith lay beyond the window."""
+    whole, _ = _both()
+    subset = computed_alignment(ImportContext(subset_dir))
+    kept = {chain.row: whole[chain.row] for chain in subset if chain.scholars}
+    placed = {chain.row: chain.key for chain in subset if chain.status == ALIGNED}
+
+    assert len(kept) > 250
+    assert all(chain.status == ALIGNED for chain in kept.values())
+    assert {row: kept[row].key for row in placed} == placed
+    assert kept.keys() == placed.keys()
+    assert MUSLIM_2564A in placed
+
+
 def test_two_units_a_letter_apart_share_a_key_and_short_ones_only_themselves() -> None:
     assert unit_keys("خيثمه") & unit_keys("خثيمه")
     assert unit_keys("سلمان") & unit_keys("سلمن")
@@ -110,3 +135,20 @@ def test_a_placeholder_id_keeps_the_block_of_the_row_before_it_and_a_new_block_s
     chains = [UpstreamChain(row, hadith_id, (1,)) for row, hadith_id in enumerate(ids)]
 
     assert [block for _, block in collection_blocks(chains)] == [0, 0, 0, 1, 1, 1, 1, 2, 2]
+
+
+def test_an_import_computes_the_alignment_once_for_the_steps_that_read_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    computed: list[ImportContext] = []
+
+    def compute(ctx: ImportContext) -> list[Alignment]:
+        computed.append(ctx)
+        return []
+
+    monkeypatch.setattr(chain_alignment, "computed_alignment", compute)
+    first, second = ImportContext(tmp_path), ImportContext(tmp_path)
+
+    assert chain_alignment.alignment(first) is chain_alignment.alignment(first)
+    assert chain_alignment.alignment(second) == []
+    assert computed == [first, second]

@@ -19,7 +19,7 @@ from tests.dbquery import fetch
 COMMIT = re.compile(r"^[0-9a-f]{40}$")
 MISSING = "narrators/ar_sanad_lite/narrators_lite.csv.gz"
 ALTERED = "rijal/kashif_entries.jsonl.gz"
-UNREAD = "narrators/kaggle_muslimscholars/narrator_to_taqrib_candidates.jsonl.gz"  # staged, now an oracle
+UNREAD = "narrators/kaggle_muslimscholars/kaggle_chains_aligned.csv.gz"  # the staged alignment, now an oracle
 READ = "SELECT path, source_id, purpose, derived, sha256, rows_read FROM dataset_file"
 RUN = "SELECT manifest_sha256, manifest_derived_from, altered_files FROM import_run"
 

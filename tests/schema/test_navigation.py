@@ -40,7 +40,7 @@ async def test_a_chain_node_reaches_its_narrator_and_an_unresolved_one_none(clie
         "query ($id: Int!) { get_hadith_chains(hadith_id: $id) { chains { nodes { narrator_id narrator { %s } } } } }"
     )
     confirmed = await _query(client, document % SUMMARY, "get_hadith_chains", id=100001)
-    unresolved = await _query(client, document % "narrator_id", "get_hadith_chains", id=100006)
+    unresolved = await _query(client, document % "narrator_id", "get_hadith_chains", id=400024)
 
     nodes = confirmed["chains"][0]["nodes"]
     assert [n["narrator"]["narrator_id"] for n in nodes] == [30418, 20005, 11062, 11213, 11042, 3]

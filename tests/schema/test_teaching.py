@@ -30,9 +30,9 @@ MIXED = """SELECT {his} AS id FROM transmission_relation WHERE teacher_id <> stu
  HAVING bool_or(status = 'attested') AND bool_or(status = 'probable') AND count(*) <= 50
  ORDER BY count(*) DESC, 1 LIMIT 1"""
 # A pair that two sources record with two statuses, one of them probable.
-TWICE = """SELECT student_id FROM transmission_relation WHERE teacher_id <> student_id
+TWICE = """SELECT student_id FROM transmission_relation t WHERE teacher_id <> student_id
  GROUP BY teacher_id, student_id HAVING count(DISTINCT status) > 1 AND bool_or(status = 'probable')
- ORDER BY 1 LIMIT 1"""
+ ORDER BY (SELECT count(*) FROM transmission_relation r WHERE r.student_id = t.student_id), 1 LIMIT 1"""
 WITHOUT = """SELECT narrator_id FROM narrator n WHERE NOT EXISTS (SELECT FROM transmission_relation r
  WHERE n.narrator_id IN (r.teacher_id, r.student_id)) ORDER BY narrator_id LIMIT 1"""
 MAPPING = {"attested": ("attested", "fact"), "probable": ("possible", "inference")}

@@ -4,7 +4,7 @@ import httpx
 
 from tests.graphql_client import provenance, rows, tool_data
 
-NARRATOR = 11060  # 23 confirmed occurrences in 22 hadith
+NARRATOR = 11060  # 24 confirmed occurrences in 23 hadith
 WITH_PROBABLE = 20005  # Sufyan b. 'Uyayna: confirmed occurrences, and probable nodes that must not count
 CONFIRMED_OCCURRENCES = (
     "SELECT c.hadith_id, n.chain_id, n.node_id, n.position FROM chain_node n JOIN chain c USING (chain_id)"
@@ -50,8 +50,8 @@ async def test_first_item_is_the_whole_expected_occurrence(client: httpx.AsyncCl
 
     assert page == {
         "narrator_id": 11060,
-        "occurrence_count": 23,
-        "distinct_hadith_count": 22,
+        "occurrence_count": 24,
+        "distinct_hadith_count": 23,
         "page": 1,
         "items": [
             {
@@ -66,12 +66,12 @@ async def test_first_item_is_the_whole_expected_occurrence(client: httpx.AsyncCl
                     provenance(
                         748703,
                         "chain_node",
-                        "muslimscholars-derived",
-                        source_key="kaggle_chains_aligned.csv#kaggle_row=7486&position=3&scholar_indx=11060",
+                        "muslimscholars-aligned",
+                        source_key="all_hadiths_chain.json#kaggle_row=7486&position=3&scholar_indx=11060",
                         locator="muslim:15a",
                     ),
                     provenance(
-                        7487, "chain", "muslimscholars-derived", source_key="kaggle_chains_aligned.csv#kaggle_row=7486"
+                        7487, "chain", "muslimscholars-aligned", source_key="all_hadiths_chain.json#kaggle_row=7486"
                     ),
                 ],
             }
@@ -87,12 +87,12 @@ async def test_pages_follow_each_other_and_the_last_is_not_truncated(client: htt
     whole = await tool_data(client, "get_narrator_hadiths", narrator_id=NARRATOR, limit=50)
 
     nodes = [[i["node_id"] for i in p["items"]] for p in (first, second, third)]
-    assert [len(n) for n in nodes] == [10, 10, 3]
+    assert [len(n) for n in nodes] == [10, 10, 4]
     assert not set(nodes[0]) & set(nodes[1])
     assert nodes[0] + nodes[1] + nodes[2] == [i["node_id"] for i in whole["items"]]
     assert [p["page"] for p in (first, second, third)] == [1, 2, 3]
     assert [p["truncated"] for p in (first, second, third)] == [True, True, False]
-    assert {(p["occurrence_count"], p["distinct_hadith_count"]) for p in (first, second, third)} == {(23, 22)}
+    assert {(p["occurrence_count"], p["distinct_hadith_count"]) for p in (first, second, third)} == {(24, 23)}
 
 
 async def test_a_page_past_the_end_is_empty_with_the_counts_kept(client: httpx.AsyncClient) -> None:
@@ -100,7 +100,7 @@ async def test_a_page_past_the_end_is_empty_with_the_counts_kept(client: httpx.A
 
     assert page["items"] == []
     assert page["truncated"] is False
-    assert (page["page"], page["occurrence_count"], page["distinct_hadith_count"]) == (4, 23, 22)
+    assert (page["page"], page["occurrence_count"], page["distinct_hadith_count"]) == (4, 24, 23)
 
 
 async def test_a_narrator_without_confirmed_occurrence_has_zero_counts(

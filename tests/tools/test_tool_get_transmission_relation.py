@@ -8,6 +8,9 @@ from tests.graphql_client import provenance, rows, tool_data
 
 UMAR, ALQAMA, AL_TAYMI = 3, 11042, 11213  # adjacent in the chain of Bukhari 1: 'Umar <- 'Alqama <- al-Taymi
 BUKHARI_1 = 100001
+# 'Uthman b. 'Affan -> 'Urwa b. al-Zubayr: only AR-Sanad Lite records it (probable); -> Sa'id b. al-Musayyab: the
+# muslimscholars student list too (attested)
+UTHMAN, URWA, IBN_AL_MUSAYYAB = 4, 10511, 11002
 
 
 def _observation(upper: int, lower: int, upper_position: int, status: str = "fact") -> dict[str, object]:
@@ -26,22 +29,22 @@ def _observation(upper: int, lower: int, upper_position: int, status: str = "fac
             provenance(
                 1,
                 "chain",
-                "muslimscholars-derived",
-                source_key="kaggle_chains_aligned.csv#kaggle_row=0",
+                "muslimscholars-aligned",
+                source_key="all_hadiths_chain.json#kaggle_row=0",
                 locator="bukhari:1",
             ),
             provenance(
                 100 + upper_position,
                 "chain_node",
-                "muslimscholars-derived",
-                source_key=f"kaggle_chains_aligned.csv#kaggle_row=0&position={upper_position}&scholar_indx={upper}",
+                "muslimscholars-aligned",
+                source_key=f"all_hadiths_chain.json#kaggle_row=0&position={upper_position}&scholar_indx={upper}",
                 locator=f"position {upper_position}",
             ),
             provenance(
                 100 + lower_position,
                 "chain_node",
-                "muslimscholars-derived",
-                source_key=f"kaggle_chains_aligned.csv#kaggle_row=0&position={lower_position}&scholar_indx={lower}",
+                "muslimscholars-aligned",
+                source_key=f"all_hadiths_chain.json#kaggle_row=0&position={lower_position}&scholar_indx={lower}",
                 locator=f"position {lower_position}",
             ),
         ],
@@ -72,7 +75,7 @@ async def test_alqama_to_al_taymi_is_an_attested_relation_with_its_record(client
                 "normalized_status": "attested",
                 "evidence_status": "fact",
                 "provenance": [
-                    provenance(11871, "relation", "muslimscholars", source_key="all_rawis.csv#scholar_indx=11042")
+                    provenance(6901, "relation", "muslimscholars", source_key="all_rawis.csv#scholar_indx=11042")
                 ],
             }
         ],
@@ -129,21 +132,21 @@ async def test_without_chain_observations_none_are_listed(client: httpx.AsyncCli
 async def test_a_probable_relation_stays_probable_possible_and_inference(
     client: httpx.AsyncClient, database_url: str
 ) -> None:
-    (teacher, student) = (22, 11107)
+    (teacher, student) = (UTHMAN, URWA)
     assert await _stored(database_url, teacher, student) == [
-        {"teacher_id": 22, "student_id": 11107, "status": "probable", "source_id": "ar-sanad-lite"}
+        {"teacher_id": UTHMAN, "student_id": URWA, "status": "probable", "source_id": "ar-sanad-lite"}
     ]
 
     answer = await tool_data(client, "get_transmission_relation", narrator_a_id=teacher, narrator_b_id=student)
 
     assert answer["relations"] == [
         {
-            "teacher_id": 22,
-            "student_id": 11107,
+            "teacher_id": UTHMAN,
+            "student_id": URWA,
             "relation_status": "probable",
             "normalized_status": "possible",
             "evidence_status": "inference",
-            "provenance": [provenance(74, "relation", "ar-sanad-lite", source_key="narrators_lite.csv#id=2")],
+            "provenance": [provenance(5, "relation", "ar-sanad-lite", source_key="narrators_lite.csv#id=29")],
         }
     ]
     assert answer["evidence_status"] == "insufficient_evidence"
@@ -151,7 +154,7 @@ async def test_a_probable_relation_stays_probable_possible_and_inference(
 
 
 async def test_the_note_of_a_probable_relation_does_not_deny_the_record_it_lists(client: httpx.AsyncClient) -> None:
-    answer = await tool_data(client, "get_transmission_relation", narrator_a_id=22, narrator_b_id=11107)
+    answer = await tool_data(client, "get_transmission_relation", narrator_a_id=UTHMAN, narrator_b_id=URWA)
 
     assert answer["relations"], "AR-Sanad records this relation, as probable"
     # NOT_RECORDED says no source records a relation with provenance: false here, the probable one is listed.
@@ -161,12 +164,12 @@ async def test_the_note_of_a_probable_relation_does_not_deny_the_record_it_lists
 async def test_a_probable_record_beside_an_attested_one_keeps_its_status(
     client: httpx.AsyncClient, database_url: str
 ) -> None:
-    assert [(r["status"], r["source_id"]) for r in await _stored(database_url, 22, 34)] == [
+    assert [(r["status"], r["source_id"]) for r in await _stored(database_url, UTHMAN, IBN_AL_MUSAYYAB)] == [
         ("attested", "muslimscholars"),
         ("probable", "ar-sanad-lite"),
     ]
 
-    answer = await tool_data(client, "get_transmission_relation", narrator_a_id=22, narrator_b_id=34)
+    answer = await tool_data(client, "get_transmission_relation", narrator_a_id=UTHMAN, narrator_b_id=IBN_AL_MUSAYYAB)
 
     assert [(r["relation_status"], r["normalized_status"], r["evidence_status"]) for r in answer["relations"]] == [
         ("attested", "attested", "fact"),
@@ -209,6 +212,8 @@ async def test_limit_bounds_relations_and_observations_and_says_so(
     assert whole["truncated"] is False
     assert cut["chain_observations"] == whole["chain_observations"][:3]
 
-    relation_cut = await tool_data(client, "get_transmission_relation", narrator_a_id=22, narrator_b_id=34, limit=1)
+    relation_cut = await tool_data(
+        client, "get_transmission_relation", narrator_a_id=UTHMAN, narrator_b_id=IBN_AL_MUSAYYAB, limit=1
+    )
     assert [r["relation_status"] for r in relation_cut["relations"]] == ["attested"]
     assert relation_cut["truncated"] is True
