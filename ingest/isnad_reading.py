@@ -1,9 +1,9 @@
 """Reading a hadith's written isnad whole: every link it names, with the words the text gives the narrator.
 
-A link is a transmission term (حدثنا, أخبرنا, عن, أن, قال, سمعت, قرأت على, رأى ...) and the mention that follows it: the
-words from the name's start up to the next term, never cut at a comma, so that ism, nasab, kunya, nisba and
-laqab stay together («أبو خيثمة، زهير بن حرب»). A mention is a run of name words (words of the narrators'
-names, NameWords) opened by any word: it ends at the first word that is in no narrator's name («ابن عباس
+A link is a transmission term (حدثنا, أخبرنا, عن, أن, قال, قال لي, سمعت, قرأت على, رأى ...) and the mention that
+follows it: the words from the name's start up to the next term, never cut at a comma, so that ism, nasab,
+kunya, nisba and laqab stay together («أبو خيثمة، زهير بن حرب»). A mention is a run of name words (words of the
+narrators' names, NameWords) opened by any word: it ends at the first word that is in no narrator's name («ابن عباس
 كان يحرك ...» -> «ابن عباس»; «عائشة، زوج النبي» -> «عائشة»), at the next term, at a word that opens the
 report or an honorific (ingest.isnad_parser.MENTION_ENDS), at a word that refers to another chain («بهذا
 الإسناد», «بمثله», «نحوه»), at a colon or a full stop, at the tahwil sign «ح», or where «و» opens another
@@ -21,12 +21,15 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from ingest.isnad_parser import MARKS, MENTION_ENDS, TAHWIL, TOKEN, is_term, normal
+from ingest.isnad_parser import CONJUNCTIONS, MARKS, MENTION_ENDS, TAHWIL, TOKEN, is_term, normal
 
 # Ways of receiving that the terms of ingest.isnad_parser leave out: «قرأت على مالك» (the student read to the
 # teacher), «أنه رأى عثمان», «سأل سعيد بن جبير», «شهدت».
 READING_TERMS = frozenset({"قرات", "قري", "قرانا", "راي", "رايت", "سال", "سالت", "شهدت"})
 ON = "علي"  # «على», normalized
+# «قال لي فلان», «فقال لنا»: to whom it was said, part of the term
+SAYING = frozenset({"قال", "قالت", "قالا", "قالوا"})
+TO_US = frozenset({"لي", "لنا"})
 REFERRING = frozenset({"بهذا", "بمثله", "مثله", "نحوه", "بنحوه", "بمعناه", "باسناده", "بمثل", "بنحو"})
 CONJOINED_RATIO = 5
 MAX_MENTION_WORDS = 14  # the longest whole names with a gloss («- يعني ابن ... -») stay under this
@@ -91,9 +94,13 @@ class _Reader:
             self._word(word, start, end)
 
     def _reads_to(self, word: str) -> bool:
-        """The «على» of «قرأت على»: part of the term, not of the mention."""
+        """The «على» of «قرأت على», the «لي» of «قال لي»: part of the term, not of the mention."""
         assert self.open is not None
-        return word == ON and not self.open.spans and normal(self.open.term) in READING_TERMS
+        if self.open.spans:
+            return False
+        term = normal(self.open.term)
+        said = term in SAYING or (term[:1] in CONJUNCTIONS and term[1:] in SAYING)
+        return (word == ON and term in READING_TERMS) or (word in TO_US and said)
 
     def _word(self, word: str, start: int, end: int) -> None:
         assert self.open is not None
