@@ -32,14 +32,14 @@ from itertools import pairwise
 
 from app.text.arabic import normalize
 from ingest.chain_reading import NodeReading
-from ingest.isnad_parser import CONJUNCTIONS, TERMS
+from ingest.isnad_parser import SAYING, TERMS, bare_term
 from ingest.isnad_reading import Link
 from ingest.narrator_names import NameForms
 
 PROPHET = 1
 COMPANION_GENERATION = 1
 MAX_YEARS_APART = 110  # hearing at birth and living 110 years more: beyond it the two did not meet
-_SAYING = frozenset({"قال", "قالت", "قالا", "قالوا", "ان"})  # terms that open the report as often as a link
+_OPENING = SAYING | {"ان"}  # terms that open the report as often as a link
 _NAMES_PROPHET = re.compile("رسول الله|النبي")  # in the normalized text
 
 
@@ -155,9 +155,8 @@ def _above_top(chain: ChainText, forms: NameForms) -> list[Check]:
 
 
 def _narrates(term: str) -> bool:
-    word = normalize(term)
-    base = word[1:] if word[:1] in CONJUNCTIONS and word[1:] in TERMS else word
-    return base in TERMS and base not in _SAYING
+    base = bare_term(normalize(term))
+    return base in TERMS and base not in _OPENING
 
 
 def _homonyms(chain: ChainText) -> list[Check]:

@@ -24,6 +24,7 @@ TERMS = frozenset(
     }
 )  # fmt: skip
 CONJUNCTIONS = ("و", "ف")
+SAYING = frozenset({"قال", "قالت", "قالا", "قالوا"})  # the terms of saying
 MENTION_ENDS = frozenset({"رضي", "صلي", "انه", "انها", "انهم", "انهما", "يقول", "تقول", "يحدث", "يرفعه"})
 TAHWIL = "ح"
 KINSHIP_PRONOUNS = frozenset(
@@ -54,8 +55,13 @@ def _words(text: str) -> list[_Word]:
     return [(token, normal(token)) for token in TOKEN.findall(text)]
 
 
+def bare_term(word: str) -> str:
+    """A term without the «و» or «ف» written before it («فقال» -> «قال»); any other word as it is."""
+    return word[1:] if word[:1] in CONJUNCTIONS and word[1:] in TERMS else word
+
+
 def is_term(word: str) -> bool:
-    return word in TERMS or (word[:1] in CONJUNCTIONS and word[1:] in TERMS)
+    return bare_term(word) in TERMS
 
 
 def _ends_mention(word: str) -> bool:

@@ -21,15 +21,13 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from ingest.isnad_parser import CONJUNCTIONS, MARKS, MENTION_ENDS, TAHWIL, TOKEN, is_term, normal
+from ingest.isnad_parser import MARKS, MENTION_ENDS, SAYING, TAHWIL, TOKEN, bare_term, is_term, normal
 
 # Ways of receiving that the terms of ingest.isnad_parser leave out: «قرأت على مالك» (the student read to the
 # teacher), «أنه رأى عثمان», «سأل سعيد بن جبير», «شهدت».
 READING_TERMS = frozenset({"قرات", "قري", "قرانا", "راي", "رايت", "سال", "سالت", "شهدت"})
 ON = "علي"  # «على», normalized
-# «قال لي فلان», «فقال لنا»: to whom it was said, part of the term
-SAYING = frozenset({"قال", "قالت", "قالا", "قالوا"})
-TO_US = frozenset({"لي", "لنا"})
+TO_US = frozenset({"لي", "لنا"})  # «قال لي فلان», «فقال لنا»: to whom it was said, part of the term
 REFERRING = frozenset({"بهذا", "بمثله", "مثله", "نحوه", "بنحوه", "بمعناه", "باسناده", "بمثل", "بنحو"})
 CONJOINED_RATIO = 5
 MAX_MENTION_WORDS = 14  # the longest whole names with a gloss («- يعني ابن ... -») stay under this
@@ -99,8 +97,7 @@ class _Reader:
         if self.open.spans:
             return False
         term = normal(self.open.term)
-        said = term in SAYING or (term[:1] in CONJUNCTIONS and term[1:] in SAYING)
-        return (word == ON and term in READING_TERMS) or (word in TO_US and said)
+        return (word == ON and term in READING_TERMS) or (word in TO_US and bare_term(term) in SAYING)
 
     def _word(self, word: str, start: int, end: int) -> None:
         assert self.open is not None
