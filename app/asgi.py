@@ -31,7 +31,7 @@ from app.http.graphql import GraphQLEndpoint
 from app.http.http_cache import Revalidation
 from app.http.mcp import McpEndpoint
 from app.http.observability import Observed
-from app.http.probes import Probes
+from app.http.probes import PROBES_KEY, Probes
 from app.http.profiles import API_KEY_HEADER, Profiles
 from app.http.rate_limits import RateLimits, parse_rates
 from app.http.refusals import router_refusal
@@ -115,11 +115,12 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
     probes = Probes(readiness, data_version, settings.ready_interval_ms, settings.ready_timeout_ms)
 
     @asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Shedding]]:
+    async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Shedding | Probes]]:
         await data_version.refresh()
         gc.freeze()  # what start-up built lives as long as the process: the collector need not scan it again
         async with mcp.running(), probes.watching():
-            yield {STATE_KEY: shedding}  # uvicorn hands it to its protocol: `serve` sheds at the connection
+            # uvicorn hands them to its protocol: `serve` answers the probes and sheds at the connection
+            yield {STATE_KEY: shedding, PROBES_KEY: probes}
         await reads.dispose()
         await engine.dispose()
 

@@ -45,9 +45,9 @@ class Settings:
     request_timeout_ms: int = 10_000  # a request's deadline for all of its statements together
     ready_timeout_ms: int = 1_000  # how long /readyz waits for the database on its own connection
     ready_interval_ms: int = 1_000  # how often each worker checks the database in the background for /readyz
-    max_in_flight: int = 64  # guarded requests each worker serves at once (0: no bound); more wait in a queue
-    max_queued: int = 128  # requests waiting for a place, per worker; more are answered 503 at once
-    queue_wait_ms: int = 250  # how long a request waits for a place before it is answered 503
+    max_in_flight: int = 32  # guarded requests each worker serves at once (0: no bound); more wait in a queue
+    max_queued: int = 32  # requests waiting for a place, per worker; more are answered 503 at once
+    queue_wait_ms: int = 100  # how long a request waits for a place before it is answered 503
     rate_limits: str = ""  # "profile=requests_per_second/burst,..."; `default`: requests without a key, per address
     suggestions: bool = False  # "Did you mean ...?" in GraphQL errors: for development, it reveals the schema's names
     header_timeout_ms: int = 10_000  # a request's head must arrive within this (app/http/slow_clients.py)
@@ -167,9 +167,9 @@ VARIABLES = (
     Variable(
         "ISNAD_READY_INTERVAL_MS", "ready_interval_ms", 1_000, _int, "how often /readyz's check runs in the background"
     ),
-    Variable("ISNAD_MAX_IN_FLIGHT", "max_in_flight", 64, _int, "requests each worker serves at once (0: no bound)"),
-    Variable("ISNAD_MAX_QUEUED", "max_queued", 128, _int, "requests each worker lets wait for a place"),
-    Variable("ISNAD_QUEUE_WAIT_MS", "queue_wait_ms", 250, _int, "how long a request waits for a place before a 503"),
+    Variable("ISNAD_MAX_IN_FLIGHT", "max_in_flight", 32, _int, "requests each worker serves at once (0: no bound)"),
+    Variable("ISNAD_MAX_QUEUED", "max_queued", 32, _int, "requests each worker lets wait for a place"),
+    Variable("ISNAD_QUEUE_WAIT_MS", "queue_wait_ms", 100, _int, "how long a request waits for a place before a 503"),
     Variable(
         "ISNAD_RATE_LIMITS", "rate_limits", "", str, "requests a second and burst per profile, profile=rate/burst,..."
     ),

@@ -5,7 +5,9 @@ Requests to `/graphql`, `/tools` and `/mcp` take one of `ISNAD_MAX_IN_FLIGHT` pl
 free, a request waits for one in a short queue: at most `ISNAD_MAX_QUEUED` requests, each for at most
 `ISNAD_QUEUE_WAIT_MS`. A request the queue cannot take, or that waited its time out, is answered 503
 `UPSTREAM_UNAVAILABLE` with `Retry-After: 1`, in the error envelope of its surface (`app/http/refusals.py`),
-before any of its work; when neither a place nor the queue can take it, it is shed before the app runs
+before any of its work. The queue is for bursts: a worker that has refused a request for capacity within
+OVERLOADED_S is overloaded, not in a burst, and queues none (a queue that overload keeps full would add its
+wait to every admitted request); when neither a place nor the queue can take it, it is shed before the app runs
 (`app/http/shedding.py`). Either way its connection is not read again
 for that second (`app/http/slow_clients.py`): a client that sends again at once cannot take the worker's
 time from the admitted requests. Everything else (`/healthz`, `/readyz`, `/metrics`, GraphiQL's files) is
@@ -13,6 +15,7 @@ never held back. The bound is per worker process: N workers admit N times as man
 """
 
 import asyncio
+import time
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -24,6 +27,7 @@ GUARDED_PATHS = ("/graphql", "/tools", "/mcp")
 RETRY_AFTER_S = 1
 BUSY = UpstreamUnavailable("The server is at capacity; retry shortly.")
 BUSY_HEADERS = {"retry-after": str(RETRY_AFTER_S)}
+OVERLOADED_S = 0.1  # a worker that refused a request for capacity this recently queues none
 SHED = "isnad.shed"  # set on the scope of a request refused for capacity: its connection rests (slow_clients.py)
 
 
@@ -55,24 +59,35 @@ class Places:
         self.max_queued = max_queued
         self.max_wait_s = max_wait_ms / 1000
         self.queued = 0
+        self.refused_at = -OVERLOADED_S  # time.monotonic() of the last refusal for capacity
 
     def full(self) -> bool:
-        """No place free and no room in the queue: a request arriving now would be shed at once."""
-        return self.bounded and self.places.locked() and self.queued >= self.max_queued
+        """No place free, and the queue full or the worker overloaded: a request arriving now would be shed."""
+        return self.bounded and self.places.locked() and (self.queued >= self.max_queued or self.overloaded())
+
+    def overloaded(self) -> bool:
+        """A request was refused for capacity within OVERLOADED_S."""
+        return time.monotonic() - self.refused_at < OVERLOADED_S
+
+    def refuse(self, reason: str) -> None:
+        """Count a request refused for capacity (`queue_full`: neither a place nor the queue could take it;
+        `wait_over`: it waited its time out in the queue)."""
+        self.refused_at = time.monotonic()
+        ADMISSIONS_REFUSED.labels(reason).inc()
 
     async def enter(self) -> bool:
         """Take a place, at once or after a wait in the queue; False when the request is to be shed."""
         if not self.places.locked():
             await self.places.acquire()
             return True
-        if self.queued >= self.max_queued:
-            ADMISSIONS_REFUSED.labels("queue_full").inc()
+        if self.queued >= self.max_queued or self.overloaded():
+            self.refuse("queue_full")
             return False
         self.queued += 1
         try:
             await asyncio.wait_for(self.places.acquire(), self.max_wait_s)
         except TimeoutError:
-            ADMISSIONS_REFUSED.labels("wait_over").inc()
+            self.refuse("wait_over")
             return False
         finally:
             self.queued -= 1

@@ -12,12 +12,8 @@ Every answer here carries `X-Request-Id` (and `traceresponse` in a caller's trac
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.http.admission import shed
-from app.http.probes import ALIVE, Probes
-from app.http.request_log import RequestIdentity
+from app.http.probes import PROBE_METHODS, PROBE_PATHS, Probes, probe_headers
 from app.http.shedding import Headers, Shedding
-
-PROBE_METHODS = ("GET", "HEAD")
-JSON_TYPE = (b"content-type", b"application/json")
 
 
 class FrontDoor:
@@ -29,7 +25,7 @@ class FrontDoor:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
-        elif scope["path"] in ("/healthz", "/readyz") and scope["method"] in PROBE_METHODS:
+        elif scope["path"] in PROBE_PATHS and scope["method"] in PROBE_METHODS:
             await self.probe(scope, send)
         elif self.shedding.places.full() and (answer := self.shedding.answer(scope["path"], dict(scope["headers"]))):
             shed(scope)
@@ -38,11 +34,8 @@ class FrontDoor:
             await self.app(scope, receive, send)
 
     async def probe(self, scope: Scope, send: Send) -> None:
-        status, body = (200, ALIVE) if scope["path"] == "/healthz" else await self.probes.ready()
-        identity = RequestIdentity.of_headers(dict(scope["headers"]))
-        await _answer(
-            send, status, [JSON_TYPE, (b"content-length", str(len(body)).encode()), *identity.headers()], body
-        )
+        status, body = await self.probes.answer(scope["path"])
+        await _answer(send, status, probe_headers(body, dict(scope["headers"])), body)
 
 
 async def _answer(send: Send, status: int, headers: Headers, body: bytes) -> None:

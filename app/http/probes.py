@@ -8,11 +8,14 @@ from one check to the next (one round trip a check, while the loop may be slow t
 the last check at once with its age, `checked_ms_ago`: a probe costs no round trip to the database, however
 busy the worker. A probe that finds no background check, or a last one older than twice the interval plus
 the timeout (the checks are not keeping up), checks itself; concurrent probes share one check.
+
+`serve`'s protocol (`app/http/shedding_protocol.py`) answers a probe at the connection, in the loop turn that
+reads it, whenever no check is needed (`at_once`); the front door answers the others.
 """
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 
@@ -20,8 +23,13 @@ import orjson
 
 from app.data.data_version import ServedVersion
 from app.data.database import Readiness
+from app.http.request_log import RequestIdentity
 
 ALIVE = orjson.dumps({"status": "alive"})
+PROBE_PATHS = ("/healthz", "/readyz")
+PROBE_METHODS = ("GET", "HEAD")
+PROBES_KEY = "isnad.probes"  # the lifespan state's key that hands `Probes` to the protocol
+JSON_TYPE = (b"content-type", b"application/json")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,12 +47,25 @@ class Probes:
         self.watched = False  # a background check runs
         self.last: Check | None = None
 
-    async def ready(self) -> tuple[int, bytes]:
-        """/readyz's status and body: the last background check while it is recent, else a check now."""
+    def at_once(self, path: str) -> tuple[int, bytes] | None:
+        """The status and body of a probe of `path` (one of PROBE_PATHS) when no check is needed to give them:
+        `/healthz` always, `/readyz` while the last background check is recent; None otherwise."""
+        if path == "/healthz":
+            return 200, ALIVE
         now, last = time.monotonic(), self.last
         if not self.watched or last is None or now - last.at > self.max_age_s:
-            last = await self.check()
-            now = last.at
+            return None
+        return self._readiness(last, now)
+
+    async def answer(self, path: str) -> tuple[int, bytes]:
+        """The probe's status and body: at once where it can be, else after a check of the database now."""
+        found = self.at_once(path)
+        if found is not None:
+            return found
+        last = await self.check()
+        return self._readiness(last, last.at)
+
+    def _readiness(self, last: Check, now: float) -> tuple[int, bytes]:
         age = {"checked_ms_ago": round((now - last.at) * 1000)}
         if not last.ready:
             return 503, orjson.dumps({"status": "database unavailable", **age})
@@ -73,3 +94,9 @@ class Probes:
         while True:
             await self.check(keep=True)
             await asyncio.sleep(self.interval_s)
+
+
+def probe_headers(body: bytes, request_headers: Mapping[bytes, bytes]) -> list[tuple[bytes, bytes]]:
+    """A probe answer's headers: JSON, its length, and the request's identity (`X-Request-Id`, `traceresponse`)."""
+    identity = RequestIdentity.of_headers(request_headers)
+    return [JSON_TYPE, (b"content-length", str(len(body)).encode()), *identity.headers()]

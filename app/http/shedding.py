@@ -20,7 +20,6 @@ from app.http.observability import surface
 from app.http.profiles import API_KEY_HEADER
 from app.http.refusals import GRAPHQL_PATH, refusal
 from app.http.request_log import RequestIdentity
-from app.metrics import ADMISSIONS_REFUSED
 from app.observation import Observation
 
 Headers = list[tuple[bytes, bytes]]
@@ -58,6 +57,6 @@ class Shedding:
         started = time.perf_counter()
         graphql = path == GRAPHQL_PATH
         answer, body = self.answers[graphql, graphql and _modern(headers.get(b"accept"))]
-        ADMISSIONS_REFUSED.labels("queue_full").inc()  # labelled here: at import, each process would get a file
+        self.places.refuse("queue_full")
         metrics.record(Observation(surface(path), error=BUSY.code), 503, time.perf_counter() - started)
         return [*answer, *RequestIdentity.of_headers(headers).headers()], body

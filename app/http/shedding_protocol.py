@@ -1,6 +1,10 @@
-"""uvicorn's httptools protocol with overload in mind: it sheds at the connection, and rests a connection that
-was refused for capacity. `GuardedProtocol` (`app/http/slow_clients.py`), which `serve` runs, builds on it.
+"""uvicorn's httptools protocol with overload in mind: it answers the probes and sheds at the connection, and
+rests a connection that was refused for capacity. `GuardedProtocol` (`app/http/slow_clients.py`), which `serve`
+runs, builds on it.
 
+- Probes: a `GET` or `HEAD` of `/healthz`, or of `/readyz` while its last background check is recent
+  (`app/http/probes.py`), is answered once its head is read, in the loop turn that reads it: no task, which
+  would wait for the next turn of a loop that is busy with the admitted requests.
 - Shedding: once a request's head is read, when admission can take it neither in a place nor in its queue
   (`app/http/shedding.py`, handed over in the lifespan's state), the 503 is written as one buffer once its
   body is read, and the app never sees it: no task, no middleware, no request log line. A request while an
@@ -16,28 +20,34 @@ was refused for capacity. `GuardedProtocol` (`app/http/slow_clients.py`), which 
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
 from app.http.admission import RETRY_AFTER_S, SHED
-from app.http.shedding import STATE_KEY, Shedding
+from app.http.probes import PROBE_METHODS, PROBE_PATHS, PROBES_KEY, Probes, probe_headers
+from app.http.shedding import STATE_KEY, Headers, Shedding
 
 
 class SheddingProtocol(HttpToolsProtocol):
-    refusal: bytes | None = None  # the 503 of the request being read, written once its body is read
+    early: bytes | None = None  # the answer of the request being read, written once its body is read
+    rests = False  # that answer is a refusal for capacity: the connection rests after it
 
     def on_headers_complete(self) -> None:
-        self.refusal = self._refusal()
-        if self.refusal is None:
+        may = self._may_answer()
+        probe = self._probe() if may else None
+        refusal = self._refusal() if may and probe is None else None
+        self.early, self.rests = probe or refusal, refusal is not None
+        if self.early is None:
             super().on_headers_complete()
 
     def on_body(self, body: bytes) -> None:
-        if self.refusal is None:
+        if self.early is None:
             super().on_body(body)
 
     def on_message_complete(self) -> None:
-        if self.refusal is None:
+        if self.early is None:
             super().on_message_complete()
             return
-        self.transport.write(self.refusal)
-        self.refusal = None
-        self._rest()
+        self.transport.write(self.early)
+        self.early = None
+        if self.rests:
+            self._rest()
         self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive, self.timeout_keep_alive_handler)
 
     def on_response_complete(self) -> None:
@@ -45,18 +55,38 @@ class SheddingProtocol(HttpToolsProtocol):
         if self.scope.get(SHED):
             self._rest()
 
-    def _refusal(self) -> bytes | None:
-        shedding: Shedding | None = self.app_state.get(STATE_KEY)
+    def _may_answer(self) -> bool:
+        """Neither an earlier request on the connection still answered (pipelined) nor a request to close it."""
         answering = self.cycle is not None and not self.cycle.response_complete
-        if shedding is None or not shedding.places.full() or answering or not self.parser.should_keep_alive():
+        return not answering and self.parser.should_keep_alive()
+
+    def _path(self) -> str:
+        return self.url.partition(b"?")[0].decode("latin-1")
+
+    def _probe(self) -> bytes | None:
+        found: Probes | None = self.app_state.get(PROBES_KEY)
+        method, path = self.parser.get_method().decode("latin-1"), self._path()
+        if found is None or method not in PROBE_METHODS or path not in PROBE_PATHS:
             return None
-        answer = shedding.answer(self.url.partition(b"?")[0].decode("latin-1"), dict(self.headers))
+        answer = found.at_once(path)
         if answer is None:
             return None
-        headers, body = answer
-        return b"".join([STATUS_LINE[503], *(name + b": " + value + b"\r\n" for name, value in headers), b"\r\n", body])
+        status, body = answer
+        return _wire(status, probe_headers(body, dict(self.headers)), b"" if method == "HEAD" else body)
+
+    def _refusal(self) -> bytes | None:
+        shedding: Shedding | None = self.app_state.get(STATE_KEY)
+        if shedding is None or not shedding.places.full():
+            return None
+        answer = shedding.answer(self._path(), dict(self.headers))
+        return None if answer is None else _wire(503, *answer)
 
     def _rest(self) -> None:
         if not self.transport.is_closing():
             self.flow.pause_reading()
             self.loop.call_later(RETRY_AFTER_S, self.flow.resume_reading)
+
+
+def _wire(status: int, headers: Headers, body: bytes) -> bytes:
+    """An answer as one buffer on the wire: its status line, its headers and its body."""
+    return b"".join([STATUS_LINE[status], *(name + b": " + value + b"\r\n" for name, value in headers), b"\r\n", body])

@@ -19,7 +19,7 @@ from starlette.types import Receive, Scope, Send
 
 from app.execution.documents import Prepared
 from app.execution.executor import Admitted, Outcome
-from app.http.admission import guarded
+from app.http.admission import OVERLOADED_S, Places, guarded
 from app.http.observability import Observed
 from ingest.run import ImportReport
 from tests.conftest import Served, api_settings, serving
@@ -244,6 +244,23 @@ async def test_a_request_that_waits_past_the_queue_wait_is_shed(
     assert shed.json()["error"]["code"] == "UPSTREAM_UNAVAILABLE"
     assert after.json()["hadith_id"] == 100001
     assert refusals("wait_over") == refused + 1
+
+
+async def test_a_worker_that_has_just_refused_a_request_queues_none() -> None:
+    """A burst waits in the queue; a refusal for capacity says the worker is overloaded, and for OVERLOADED_S
+    whatever comes while every place is taken is refused at once, not queued."""
+    places = Places(max_in_flight=1, max_queued=1, max_wait_ms=60_000)
+    assert await places.enter()
+    waiting = asyncio.create_task(places.enter())
+    await eventually(lambda: places.queued == 1)
+    refused = refusals("queue_full")
+    assert not await places.enter()
+    assert refusals("queue_full") == refused + 1
+    places.leave()
+    assert await waiting
+    assert (places.queued, places.full()) == (0, True)
+    await asyncio.sleep(OVERLOADED_S * 1.5)
+    assert not places.full()
 
 
 async def test_no_bound_admits_every_request(
