@@ -91,9 +91,11 @@ class RequestPool:
         self.in_use = 0
 
     async def acquire(self) -> asyncpg.Connection:
+        """A connection: an idle one at once (no timeout, which would cost a task), else a free or new one
+        within POOL_TIMEOUT_S."""
         pool = self._pool or await self._open()
         with POOL_WAITING.track_inprogress():
-            connection = await pool.acquire(timeout=POOL_TIMEOUT_S)
+            connection = await pool.acquire(timeout=None if pool.get_idle_size() else POOL_TIMEOUT_S)
         self.in_use += 1
         POOL_IN_USE.inc()
         return cast(asyncpg.Connection, connection)
@@ -133,7 +135,13 @@ class RequestPool:
         async with self._opening:
             if self._pool is None:
                 self._pool = await asyncpg.create_pool(
-                    self._url, min_size=0, max_size=self.size, init=json_codecs, reset=_kept_as_is, **self._arguments
+                    self._url,
+                    min_size=0,
+                    max_size=self.size,
+                    max_inactive_connection_lifetime=0,  # kept: no timer armed at each release
+                    init=json_codecs,
+                    reset=_kept_as_is,
+                    **self._arguments,
                 )
         return self._pool
 
