@@ -227,7 +227,7 @@ def _mcp(args: argparse.Namespace) -> int:
             try:
                 await serve_stdio(app.state.tools)
             finally:
-                await app.state.pool.dispose()
+                await app.state.engine.dispose()
 
         asyncio.run(serve())
     return 0

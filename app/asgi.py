@@ -13,7 +13,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Mount, Route
 
 from app.data.data_version import ServedVersion
-from app.data.database import Readiness, RequestPool
+from app.data.database import Readiness, create_engine
 from app.data.replicas import read_routing
 from app.data.sources import SourceCatalog
 from app.execution.cost import CostLimits
@@ -79,15 +79,15 @@ def edge(settings: Settings, profiles: Profiles, shedding: Shedding, probes: Pro
 
 
 def create_app(settings: Settings, database_url: str) -> Starlette:
-    pool = RequestPool(settings, database_url)
+    engine = create_engine(settings, database_url)
     data_version = ServedVersion(settings, database_url, settings.ready_timeout_ms / 1000)
-    reads = read_routing(settings, pool, data_version)
+    reads = read_routing(settings, engine, data_version)
     strawberry_schema = build_schema()
     schema = graphql_core_schema(strawberry_schema)
     allowed = CostLimits(settings.max_nodes, settings.max_cost, settings.max_depth, settings.max_aliases)
     executor = Executor(
         strawberry_schema,
-        pool,
+        engine,
         SourceCatalog(),
         allowed,
         settings.request_timeout_ms / 1000,
@@ -122,7 +122,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
             # uvicorn hands them to its protocol: `serve` answers the probes and sheds at the connection
             yield {STATE_KEY: shedding, PROBES_KEY: probes}
         await reads.dispose()
-        await pool.dispose()
+        await engine.dispose()
 
     app = Starlette(
         routes=[
@@ -139,7 +139,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
         exception_handlers={HTTPException: router_refusal},
         lifespan=lifespan,
     )
-    app.state.pool = pool
+    app.state.engine = engine
     app.state.reads = reads
     app.state.probes = probes
     app.state.admission = shedding.places

@@ -154,7 +154,7 @@ async def check_responses(client: httpx.AsyncClient, tool: str, payloads: Sequen
 async def capture_statements(
     settings: Settings, url: str, arguments: dict[str, list[Variables]], by_id: bool
 ) -> dict[str, list[list[Statement]]]:
-    """Per tool and argument set: the (statement, parameters) the API sends, in order.
+    """Per tool and argument set: the (statement, parameters) the API's engine sends, in order.
 
     Runs the app in-process; one request per tool first, uncaptured, loads what the API reads
     once per process (the source catalog), as a warm server has.
@@ -177,7 +177,7 @@ async def capture_statements(
                     captured[tool].append(list(recorder.recorded))
     finally:
         SQL_LOG.removeHandler(recorder)
-        await app.state.pool.dispose()
+        await app.state.engine.dispose()
     return captured
 
 

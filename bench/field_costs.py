@@ -216,7 +216,7 @@ async def measure(settings: Settings, url: str, samples: int) -> list[Figure]:
             figures += [await root_figure(client, tool, arguments[tool]) for tool in TOOLS]
             figures += [await probe_figure(client, probe, arguments[probe.tool]) for probe in PROBES]
     finally:
-        await app.state.pool.dispose()
+        await app.state.engine.dispose()
     return figures
 
 

@@ -58,7 +58,7 @@ async def in_process(settings: Settings, url: str) -> AsyncIterator[httpx.AsyncC
         async with httpx.AsyncClient(transport=transport, base_url="http://bench", timeout=REQUEST_TIMEOUT_S) as client:
             yield client
     finally:
-        await application.state.pool.dispose()
+        await application.state.engine.dispose()
 
 
 async def _arguments(settings: Settings, url: str, count: int) -> dict[str, list[Variables]]:

@@ -83,7 +83,7 @@ async def run(options: argparse.Namespace) -> dict[str, tuple[int, list[Variable
                     for tool, sets in arguments.items()
                 }
         finally:
-            await app.state.pool.dispose()
+            await app.state.engine.dispose()
 
 
 def table(found: Mapping[str, tuple[int, Iterable[Any]]], rounds: int) -> Table:

@@ -115,7 +115,7 @@ async def measure(settings: Settings, url: str, queries: Sequence[EvalQuery], ro
                         for tier, seconds in clock.spent.items():
                             tiers[tier].append((seconds, query.query))
     finally:
-        await app.state.pool.dispose()
+        await app.state.engine.dispose()
     return tiers, requests
 
 

@@ -137,7 +137,7 @@ async def api_client() -> AsyncIterator[httpx.AsyncClient]:
             async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://eval") as client:
                 yield client
         finally:
-            await app.state.pool.dispose()
+            await app.state.engine.dispose()
 
 
 async def run(queries: Sequence[EvalQuery]) -> tuple[dict[str, Metrics], list[tuple[EvalQuery, list[Any]]]]:

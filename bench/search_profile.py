@@ -57,7 +57,7 @@ async def profile(queries: Sequence[str], tool: str, language: str | None) -> No
                     with explained():
                         await client.post("/graphql", json={"query": DOCUMENTS[tool], "variables": variables})
         finally:
-            await app.state.pool.dispose()
+            await app.state.engine.dispose()
 
 
 def main(argv: Sequence[str] | None = None) -> None:

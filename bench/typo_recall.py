@@ -97,7 +97,7 @@ async def measure(count: int, seed: int) -> Counter[str]:
                         found[name] += bool(holding & set(got))
                         found["phrases"] += name == "dropped"
         finally:
-            await app.state.pool.dispose()
+            await app.state.engine.dispose()
     return found
 
 

@@ -1,4 +1,4 @@
-"""The live check, against a database built by the importer, through the API's own pool:
+"""The live check, against a database built by the importer, through the API's own engine:
 every transaction is READ ONLY, a write fails with SQLSTATE 25006 (read_only_sql_transaction), and
 every table and column the API reads is one the importer's schema (ingest/schema.sql) creates.
 """
@@ -8,17 +8,18 @@ from importlib import resources
 
 import asyncpg
 from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.data.database import RequestDatabase, RequestPool
+from app.data.database import RequestDatabase
 from app.data.tables import metadata
 
 READ_ONLY_SQLSTATE = "25006"
 WRITE_PROBE = "CREATE TABLE readonly_probe (id integer)"
 
 
-async def transaction_read_only(pool: RequestPool) -> str:
+async def transaction_read_only(engine: AsyncEngine) -> str:
     """What `SHOW transaction_read_only` says inside an API transaction."""
-    db = RequestDatabase(pool)
+    db = RequestDatabase(engine)
     try:
         rows = await db.fetch(text("SHOW transaction_read_only"))
     finally:
@@ -26,9 +27,9 @@ async def transaction_read_only(pool: RequestPool) -> str:
     return str(rows[0]["transaction_read_only"])
 
 
-async def write_sqlstate(pool: RequestPool) -> str | None:
-    """The SQLSTATE a write through the API's pool fails with (None if it did not fail)."""
-    db = RequestDatabase(pool)
+async def write_sqlstate(engine: AsyncEngine) -> str | None:
+    """The SQLSTATE a write through the API's engine fails with (None if it did not fail)."""
+    db = RequestDatabase(engine)
     try:
         await db.fetch(text(WRITE_PROBE))
     except asyncpg.PostgresError as error:

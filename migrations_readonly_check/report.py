@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.data.database import RequestPool
+from app.data.database import create_engine
 from app.execution.framework import graphql_core_schema
 from app.settings import Settings
 from migrations_readonly_check import live, static
@@ -34,16 +34,16 @@ def code_checks(root: Path) -> list[Check]:
 
 
 async def database_checks(settings: Settings, url: str) -> list[Check]:
-    pool = RequestPool(settings, url)
+    engine = create_engine(settings, url)
     try:
-        read_only = await live.transaction_read_only(pool)
-        sqlstate = await live.write_sqlstate(pool)
+        read_only = await live.transaction_read_only(engine)
+        sqlstate = await live.write_sqlstate(engine)
     finally:
-        await pool.dispose()
+        await engine.dispose()
     return [
         Check("every API transaction is READ ONLY", read_only == "on", f"transaction_read_only = {read_only}"),
         Check(
-            "a write through the API's pool fails with 25006",
+            "a write through the API's engine fails with 25006",
             sqlstate == live.READ_ONLY_SQLSTATE,
             f"SQLSTATE {sqlstate}",
         ),

@@ -110,7 +110,7 @@ async def serving(settings: Settings, url: str) -> AsyncIterator[Served]:
                 yield Served(application, http, seen)
     finally:
         await application.state.reads.dispose()
-        await application.state.pool.dispose()
+        await application.state.engine.dispose()
 
 
 @pytest.fixture(scope="session")
@@ -118,7 +118,7 @@ async def app(imported: ImportReport, database_url: str) -> AsyncIterator[Starle
     """The real ASGI app over the imported subset."""
     application = create_app(api_settings(database_url), database_url)
     yield application
-    await application.state.pool.dispose()
+    await application.state.engine.dispose()
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,7 @@ import asyncpg
 from sqlalchemy import select
 
 from app.data import tables as t
-from app.data.database import Bound, RequestDatabase, RequestPool, select_one
+from app.data.database import Bound, RequestDatabase, create_engine, select_one
 from app.errors import UpstreamUnavailable
 from app.settings import Settings
 
@@ -65,15 +65,15 @@ async def read_data_version(settings: Settings, url: str) -> DataVersion | None:
     """The last import's version, read on a connection of its own; None when the database does not
     answer, does not exist yet, or holds no import: the start-up line says so, and `serve` goes on (its
     /readyz says whether the database answers)."""
-    pool = RequestPool(settings, url)
-    db = RequestDatabase(pool)
+    engine = create_engine(settings, url)
+    db = RequestDatabase(engine)
     try:
         rows = await db.fetch(Bound(LAST_RUN, {}))
-    except (UpstreamUnavailable, asyncpg.PostgresError):
+    except (UpstreamUnavailable, asyncpg.UndefinedTableError, engine.dialect.loaded_dbapi.Error):
         return None
     finally:
         await db.close()
-        await pool.dispose()
+        await engine.dispose()
     if not rows:
         return None
     return DataVersion(**dict(rows[0]))

@@ -1,15 +1,13 @@
-"""The API's pool and its per-request connection: READ ONLY transactions with a statement timeout.
+"""The API's engine and its per-request connection: READ ONLY transactions with a statement timeout.
 
-SQLAlchemy Core builds every statement and its asyncpg dialect compiles each once; the statements run on
-asyncpg's own pool (`RequestPool`), without SQLAlchemy's engine between the request and its connection.
 A request runs its statements on one pooled connection, taken on its first statement and given
 back when the request ends; each statement is its own READ ONLY transaction (the session's default).
 Failures of the database itself (down, timeout, pool exhausted) become UPSTREAM_UNAVAILABLE; the pool
 drops broken connections, so the API recovers by itself when the database is back.
 
 Nothing waits on the database without a bound: connecting (CONNECT_TIMEOUT_S), a free connection
-(POOL_TIMEOUT_S, its connecting included), each statement (the server's statement timeout, and on the client
-that timeout plus COMMAND_MARGIN_S, for a link that stalls and answers nothing), TCP keepalive on both ends. A statement
+(POOL_TIMEOUT_S), each statement (the server's statement timeout, and on the client that timeout plus
+COMMAND_MARGIN_S, for a link that stalls and answers nothing), TCP keepalive on both ends. A statement
 interrupted on the client (a timeout, the request's deadline, a client that left) is cancelled on the
 server by the driver; its connection goes back to the pool only once the server has acknowledged the
 cancellation within SETTLE_TIMEOUT_S, and is dropped otherwise. `/readyz` asks on a connection of its
@@ -17,7 +15,6 @@ own (`Readiness`), never the request pool.
 """
 
 import asyncio
-import contextlib
 import logging
 import socket
 import time
@@ -27,9 +24,11 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import asyncpg
 import orjson
-from asyncpg.pool import PoolConnectionProxy
-from sqlalchemy import ClauseElement, Dialect, Executable
-from sqlalchemy.dialects.postgresql.asyncpg import PGDialect_asyncpg
+import sqlalchemy.exc
+from sqlalchemy import ClauseElement, Dialect, Executable, event
+from sqlalchemy.dialects.postgresql.asyncpg import AsyncAdapt_asyncpg_dbapi
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import PoolProxiedConnection
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.types import ARRAY, TypeEngine
 
@@ -43,7 +42,7 @@ FUZZY_NAME_THRESHOLD = 0.45  # pg_trgm similarity of a query and a narrator's na
 # 08 connection exception, 53 insufficient resources, 57 operator intervention (57014 = timeout).
 UPSTREAM_SQLSTATE_CLASSES = ("08", "53", "57")
 CONNECT_TIMEOUT_S = 3.0
-POOL_TIMEOUT_S = 3.0  # a free connection, or a new one, within this
+POOL_TIMEOUT_S = 2.0
 COMMAND_MARGIN_S = 1.0  # a statement unanswered this long past the server's own timeout: the link is stalled
 SETTLE_TIMEOUT_S = 1.0  # how long an interrupted statement's cancellation may take before its connection is dropped
 # TCP keepalive, set on the server (its sessions) and on the client (its sockets): a peer silent for
@@ -58,111 +57,38 @@ SERVER_KEEPALIVE = {
     "tcp_keepalives_interval": str(KEEPALIVE_INTERVAL_S),
     "tcp_keepalives_count": str(KEEPALIVE_COUNT),
 }
-DIALECT = PGDialect_asyncpg()  # type: ignore[no-untyped-call]  # compiles the statements: the API's one dialect
+AsyncpgDBAPIError = AsyncAdapt_asyncpg_dbapi.Error  # what SQLAlchemy makes of asyncpg's errors as a connection opens
 SQL_LOG = logging.getLogger("isnad_graphql.sql")  # every statement at DEBUG, its record's `arguments` too
 
 
-def asyncpg_url(url: str) -> str:
-    """postgresql://... (libpq form, as ISNAD_DATABASE_URL takes it; postgresql+asyncpg:// too) -> asyncpg's URL."""
+def sqlalchemy_url(url: str) -> str:
+    """postgresql://... (libpq form, as ISNAD_DATABASE_URL takes it) -> the asyncpg dialect's URL."""
     scheme, sep, rest = url.partition("://")
     if not sep or scheme not in {"postgres", "postgresql", "postgresql+asyncpg"}:
         raise SystemExit("ISNAD_DATABASE_URL must be a postgresql:// URL")
-    return f"postgresql://{rest}"
+    return f"postgresql+asyncpg://{rest}"
 
 
-class RequestPool:
-    """asyncpg's pool of the requests' connections, opened on its first use (in the loop that serves), with
-    the sessions the API needs (app/data/sessions.py) and TCP keepalive on each connection. A connection goes
-    back as it is: each statement is its own transaction, so there is nothing to reset (no round trip)."""
-
-    def __init__(self, settings: Settings, url: str) -> None:
-        wanted = {**session_settings(settings), **SERVER_KEEPALIVE}
-        self._url = asyncpg_url(url)
-        self.size = settings.pool_size
-        self._arguments = {
+def create_engine(settings: Settings, url: str) -> AsyncEngine:
+    wanted = {**session_settings(settings), **SERVER_KEEPALIVE}
+    engine = create_async_engine(
+        sqlalchemy_url(url),
+        isolation_level="AUTOCOMMIT",  # each statement its own READ ONLY transaction: no BEGIN, no ROLLBACK
+        pool_reset_on_return=None,  # so nothing is ever left open to reset
+        json_deserializer=orjson.loads,
+        pool_size=settings.pool_size,
+        max_overflow=0,
+        pool_timeout=POOL_TIMEOUT_S,
+        connect_args={
             **connect_arguments("isnad-graphql", wanted, settings.pooled),
             "timeout": CONNECT_TIMEOUT_S,
             "command_timeout": settings.statement_timeout_ms / 1000 + COMMAND_MARGIN_S,
             "connection_class": KeepaliveConnection,
-        }
-        self._pool: asyncpg.Pool | None = None
-        self._opening = asyncio.Lock()
-        self.on_drop: list[Callable[[], None]] = []  # called when a connection is dropped (app/data/replicas.py)
-        self.in_use = 0
-
-    async def acquire(self) -> asyncpg.Connection:
-        """A connection: an idle one at once (no timeout, which would cost a task), else a free or new one
-        within POOL_TIMEOUT_S."""
-        pool = self._pool or await self._open()
-        with POOL_WAITING.track_inprogress():
-            connection = await pool.acquire(timeout=None if pool.get_idle_size() else POOL_TIMEOUT_S)
-        self.in_use += 1
-        POOL_IN_USE.inc()
-        return cast(asyncpg.Connection, connection)
-
-    async def release(self, connection: asyncpg.Connection, drop: bool = False) -> None:
-        """Give `connection` back; `drop`: close it first (the pool opens another when one is needed)."""
-        self.in_use -= 1
-        POOL_IN_USE.dec()
-        if drop:
-            with contextlib.suppress(asyncpg.InterfaceError):  # one the driver closed itself went back already
-                connection.terminate()
-            for dropped in self.on_drop:
-                dropped()
-        if self._pool is not None:
-            await self._pool.release(cast(PoolConnectionProxy, connection))
-
-    def idle(self) -> int:
-        """Open connections that no request holds."""
-        return self._pool.get_idle_size() if self._pool is not None else 0
-
-    async def expire(self) -> None:
-        """Close every idle connection, and each one in use once it is given back (the server dropped them)."""
-        if self._pool is not None:
-            await self._pool.expire_connections()
-
-    async def dispose(self) -> None:
-        """Close the pool: its connections once given back, within SETTLE_TIMEOUT_S, else at once."""
-        pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        try:
-            await asyncio.wait_for(pool.close(), SETTLE_TIMEOUT_S)
-        except TimeoutError:
-            pool.terminate()
-
-    async def _open(self) -> asyncpg.Pool:
-        async with self._opening:
-            if self._pool is None:
-                self._pool = await asyncpg.create_pool(
-                    self._url,
-                    min_size=0,
-                    max_size=self.size,
-                    max_inactive_connection_lifetime=0,  # kept: no timer armed at each release
-                    init=json_codecs,
-                    reset=_kept_as_is,
-                    **self._arguments,
-                )
-        return self._pool
-
-
-async def json_codecs(connection: asyncpg.Connection) -> None:
-    """json and jsonb read with orjson, as SQLAlchemy's asyncpg dialect sets them up (binary format: jsonb's
-    values open with its version byte, 1)."""
-    await connection.set_type_codec(
-        "json", encoder=str.encode, decoder=orjson.loads, schema="pg_catalog", format="binary"
+        },
     )
-    await connection.set_type_codec(
-        "jsonb",
-        encoder=lambda text: b"\x01" + text.encode(),
-        decoder=lambda value: orjson.loads(value[1:]),
-        schema="pg_catalog",
-        format="binary",
-    )
-
-
-async def _kept_as_is(connection: asyncpg.Connection) -> None:
-    """The pool's reset of a connection given back: nothing (its default, RESET ALL and more, is a round trip)."""
+    event.listen(engine.sync_engine, "checkout", lambda *_: POOL_IN_USE.inc())
+    event.listen(engine.sync_engine, "checkin", lambda *_: POOL_IN_USE.dec())
+    return engine
 
 
 if TYPE_CHECKING:
@@ -193,10 +119,16 @@ def keep_alive(sock: socket.socket) -> None:
 
 
 def _is_upstream(error: BaseException) -> bool:
-    if isinstance(error, asyncpg.PostgresError):
+    if isinstance(error, sqlalchemy.exc.DBAPIError):
+        sqlstate = getattr(error.orig, "sqlstate", None) or ""
+        return error.connection_invalidated or sqlstate[:2] in UPSTREAM_SQLSTATE_CLASSES or not sqlstate
+    if isinstance(error, asyncpg.PostgresError | AsyncpgDBAPIError):  # the second: refused as it connects
         sqlstate = error.sqlstate or ""
         return sqlstate[:2] in UPSTREAM_SQLSTATE_CLASSES
-    return isinstance(error, OSError | TimeoutError | asyncpg.InterfaceError)
+    return isinstance(
+        error,
+        OSError | TimeoutError | asyncpg.InterfaceError | sqlalchemy.exc.TimeoutError | sqlalchemy.exc.InterfaceError,
+    )
 
 
 def _is_disconnect(error: BaseException) -> bool:
@@ -278,22 +210,22 @@ class Row(Protocol):
     def values(self) -> Iterable[Any]: ...
 
 
-Reroute = Callable[[RequestPool], RequestPool | None]  # the pool to read from instead of one unreachable
+Reroute = Callable[[AsyncEngine], AsyncEngine | None]  # the pool to read from instead of one unreachable
 
 
 class RequestDatabase:
     """One request's access to the database: its statements run one at a time on one pooled connection.
 
-    SQLAlchemy builds and compiles the statements; they run on a connection of asyncpg's pool.
-    `fetch(Bound(statement, params))` runs a module-level statement compiled once; `fetch(statement)`
+    SQLAlchemy builds and compiles the statements and keeps the pool; they run on the driver's connection
+    itself. `fetch(Bound(statement, params))` runs a module-level statement compiled once; `fetch(statement)`
     compiles a statement built for this request. Each statement is its own implicit transaction, READ ONLY
     by the session's default, with the session's statement timeout: no BEGIN and ROLLBACK round trips.
     """
 
-    def __init__(self, pool: RequestPool, reroute: Reroute | None = None) -> None:
-        self._pool = pool
-        self._reroute = reroute  # where to read instead when `pool` cannot be reached (app/data/replicas.py)
-        self._connection: asyncpg.Connection | None = None
+    def __init__(self, engine: AsyncEngine, reroute: Reroute | None = None) -> None:
+        self._engine = engine
+        self._reroute = reroute  # where to read instead when `engine` cannot be reached (app/data/replicas.py)
+        self._connection: PoolProxiedConnection | None = None
         self._lock = asyncio.Lock()
         self._running: asyncio.Task[Any] | None = None  # the task whose statement is in flight
         self._unsettled = False  # a statement was interrupted: the server may still be cancelling it
@@ -307,7 +239,7 @@ class RequestDatabase:
                 raise UpstreamUnavailable()
             self._running, started = asyncio.current_task(), time.perf_counter()
             try:
-                return await self._execute(_compiled_for(statement), _params(statement))
+                return await self._execute(_compiled_for(statement, self._engine.dialect), _params(statement))
             except BaseException as error:
                 # A server error leaves the connection ready; anything else (a timeout, a cancellation, a
                 # broken link) may leave a statement running, that the driver is cancelling.
@@ -332,24 +264,25 @@ class RequestDatabase:
             if not (first and _is_disconnect(error)):
                 raise
             self._connection = None
-            await self._pool.release(connection, drop=True)
-            await self._pool.expire()  # the pool's other idle connections died with this one
+            connection.invalidate(error)
+            await self._engine.dispose()  # the pool's other idle connections died with this one
         return await _run(await self._first_connection(), plan, params)
 
-    async def _first_connection(self) -> asyncpg.Connection:
+    async def _first_connection(self) -> PoolProxiedConnection:
         """The request's connection; when its server cannot be reached (a replica that went down since its last
         check), one from where `reroute` says instead, once: the request has read nothing yet."""
         try:
             return await self._connect()
         except Exception as error:
-            instead = self._reroute(self._pool) if self._reroute is not None and _is_upstream(error) else None
+            instead = self._reroute(self._engine) if self._reroute is not None and _is_upstream(error) else None
             if instead is None:
                 raise
-        self._pool = instead
+        self._engine = instead
         return await self._connect()
 
-    async def _connect(self) -> asyncpg.Connection:
-        self._connection = await self._pool.acquire()
+    async def _connect(self) -> PoolProxiedConnection:
+        with POOL_WAITING.track_inprogress():
+            self._connection = await self._engine.raw_connection()
         return self._connection
 
     async def close(self) -> None:
@@ -370,31 +303,36 @@ class RequestDatabase:
             try:
                 settled = not self._unsettled or await _answers(connection)
             finally:
-                await self._pool.release(connection, drop=not settled)
+                if settled:
+                    connection.close()
+                else:
+                    connection.invalidate()
 
 
-def _compiled_for(statement: Executable | Bound) -> _Compiled:
+def _compiled_for(statement: Executable | Bound, dialect: Dialect) -> _Compiled:
     if isinstance(statement, Bound):
-        return _compiled_once(statement.statement, DIALECT)
-    return _Compiled.of(statement, DIALECT)
+        return _compiled_once(statement.statement, dialect)
+    return _Compiled.of(statement, dialect)
 
 
 def _params(statement: Executable | Bound) -> Mapping[str, Any]:
     return statement.params if isinstance(statement, Bound) else {}
 
 
-async def _run(connection: asyncpg.Connection, plan: _Compiled, params: Mapping[str, Any]) -> Sequence[Row]:
+async def _run(connection: PoolProxiedConnection, plan: _Compiled, params: Mapping[str, Any]) -> Sequence[Row]:
     arguments = plan.arguments(params)
     if SQL_LOG.isEnabledFor(logging.DEBUG):
         SQL_LOG.debug("%s", plan.sql, extra={"arguments": arguments})
-    return cast(Sequence[Row], await connection.fetch(plan.sql, *arguments))
+    driver = cast(asyncpg.Connection, connection.driver_connection)
+    return cast(Sequence[Row], await driver.fetch(plan.sql, *arguments))
 
 
-async def _answers(connection: asyncpg.Connection) -> bool:
+async def _answers(connection: PoolProxiedConnection) -> bool:
     """Whether the connection answers a trivial statement within SETTLE_TIMEOUT_S; the driver first waits
     for the cancellation it sent to be acknowledged (and closes the connection when it is not)."""
+    driver = cast(asyncpg.Connection, connection.driver_connection)
     try:
-        await connection.fetchval("SELECT 1", timeout=SETTLE_TIMEOUT_S)
+        await driver.fetchval("SELECT 1", timeout=SETTLE_TIMEOUT_S)
     except Exception:  # whatever it is, the connection is not reused
         return False
     return True
@@ -415,7 +353,7 @@ class Readiness:
     drops it."""
 
     def __init__(self, settings: Settings, url: str, probe: Probe = select_one, schema: bool = False) -> None:
-        self._url = asyncpg_url(url)
+        self._url = f"postgresql://{sqlalchemy_url(url).partition('://')[2]}"  # as asyncpg takes it
         self._timeout_s = settings.ready_timeout_ms / 1000
         self._probe = probe  # what a check asks of the connection: it raises when the database is not ready
         wanted = {"search_path": search_path(settings)} if schema else {}

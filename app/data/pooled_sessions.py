@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import ARRAY, Text, bindparam, func, select, true
 
-from app.data.database import Bound, RequestDatabase, RequestPool, Row
+from app.data.database import Bound, RequestDatabase, Row, create_engine
 from app.data.sessions import session_settings
 from app.errors import UpstreamUnavailable
 from app.settings import Settings
@@ -67,8 +67,8 @@ async def check_pooled_sessions(settings: Settings, url: str) -> None:
 
 async def _read(settings: Settings, url: str, wanted: Mapping[str, str]) -> tuple[Sequence[Row], dict[str, str]]:
     """The settings as a pooled session shows them (with its role and database), and as it shows `wanted`."""
-    pool = RequestPool(settings, url)
-    db = RequestDatabase(pool)
+    engine = create_engine(settings, url)
+    db = RequestDatabase(engine)
     try:
         shown = await db.fetch(Bound(SHOWN, {"names": list(wanted)}))
         as_shown = await db.fetch(Bound(AS_SHOWN, {"names": list(wanted), "values": list(wanted.values())}))
@@ -76,7 +76,7 @@ async def _read(settings: Settings, url: str, wanted: Mapping[str, str]) -> tupl
         raise PooledSessionsError(_refusal("the database did not answer: the sessions' settings are unknown")) from None
     finally:
         await db.close()
-        await pool.dispose()
+        await engine.dispose()
     return shown, {row["name"]: row["shown"] for row in as_shown}
 
 

@@ -22,23 +22,26 @@ import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine
+
 from app.data.data_version import DataVersion, ServedVersion
-from app.data.database import Readiness, RequestPool
+from app.data.database import Readiness, create_engine
 from app.settings import Settings
 
 
 @dataclass
 class Replica:
-    pool: RequestPool
+    engine: AsyncEngine
     served: ServedVersion  # the import it served at its last check
     readiness: Readiness  # reads the import run into `served`
     healthy: bool = False  # unknown until its first check: the primary serves meanwhile
 
     def __post_init__(self) -> None:
         # A connection the replica dropped (it stopped, or restarted) takes it out at once, till a check passes
-        self.pool.on_drop.append(self._down)
+        event.listen(self.engine.sync_engine, "invalidate", self._down)
 
-    def _down(self) -> None:
+    def _down(self, *_: object) -> None:
         self.healthy = False
 
     async def check(self) -> None:
@@ -54,7 +57,7 @@ class ReadRouting:
     primary."""
 
     def __init__(
-        self, primary: RequestPool, served: ServedVersion, replicas: Sequence[Replica], check_every_s: float
+        self, primary: AsyncEngine, served: ServedVersion, replicas: Sequence[Replica], check_every_s: float
     ) -> None:
         self.primary = primary
         self.served = served  # the primary's import, as `/readyz` last read it
@@ -63,19 +66,19 @@ class ReadRouting:
         self._turn = 0
         self._watch: asyncio.Task[None] | None = None
 
-    def pick(self) -> RequestPool:
+    def pick(self) -> AsyncEngine:
         if self.replicas and self._watch is None:
             self._watch = asyncio.create_task(self._checking())
-        healthy = [replica.pool for replica in self.replicas if replica.serves(self.served.current)]
+        healthy = [replica.engine for replica in self.replicas if replica.serves(self.served.current)]
         if not healthy:
             return self.primary
         self._turn = (self._turn + 1) % len(healthy)
         return healthy[self._turn]
 
-    def instead_of(self, pool: RequestPool) -> RequestPool | None:
-        """Where a request reads when `pool`'s replica could not be reached: the next healthy replica, else the
+    def instead_of(self, engine: AsyncEngine) -> AsyncEngine | None:
+        """Where a request reads when `engine`'s replica could not be reached: the next healthy replica, else the
         primary; that replica is left out till a check finds it answering. None for the primary's own pool."""
-        down = next((replica for replica in self.replicas if replica.pool is pool), None)
+        down = next((replica for replica in self.replicas if replica.engine is engine), None)
         if down is None:
             return None
         down.healthy = False
@@ -93,10 +96,10 @@ class ReadRouting:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._watch
         for replica in self.replicas:
-            await replica.pool.dispose()
+            await replica.engine.dispose()
 
 
-def read_routing(settings: Settings, primary: RequestPool, served: ServedVersion) -> ReadRouting:
+def read_routing(settings: Settings, primary: AsyncEngine, served: ServedVersion) -> ReadRouting:
     """The routing of `settings.replica_urls` (none: every read on the primary)."""
     return ReadRouting(
         primary, served, [_replica(settings, url) for url in settings.replica_urls], settings.replica_check_ms / 1000
@@ -105,4 +108,4 @@ def read_routing(settings: Settings, primary: RequestPool, served: ServedVersion
 
 def _replica(settings: Settings, url: str) -> Replica:
     served = ServedVersion(settings, url, settings.ready_timeout_ms / 1000)
-    return Replica(RequestPool(settings, url), served, Readiness(settings, url, served.read_on, schema=True))
+    return Replica(create_engine(settings, url), served, Readiness(settings, url, served.read_on, schema=True))

@@ -14,8 +14,9 @@ from typing import Any
 
 import strawberry
 from graphql import GraphQLError, GraphQLSchema, execute
+from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.data.database import RequestDatabase, RequestPool, Reroute
+from app.data.database import RequestDatabase, Reroute
 from app.data.sources import SourceCatalog
 from app.errors import ErrorCode, UpstreamUnavailable, to_closed_set
 from app.execution.compiled import NotCompiled, Plan, compile_operation
@@ -53,18 +54,18 @@ class Executor:
     def __init__(
         self,
         strawberry_schema: strawberry.Schema,
-        pool: RequestPool,
+        engine: AsyncEngine,
         sources: SourceCatalog,
         allowed: CostLimits,
         deadline_s: float,
         suggestions: bool = False,
-        route: Callable[[], RequestPool] | None = None,
+        route: Callable[[], AsyncEngine] | None = None,
         reroute: Reroute | None = None,
     ) -> None:
         self.schema: GraphQLSchema = graphql_core_schema(strawberry_schema)
         self.suggestions = suggestions  # "Did you mean ...?" in the errors of variables
-        self.pool = pool
-        self.route = route or (lambda: pool)  # the pool each request reads from (app/data/replicas.py)
+        self.engine = engine
+        self.route = route or (lambda: engine)  # the pool each request reads from (app/data/replicas.py)
         self.reroute = reroute  # and where instead, when that pool's server cannot be reached
         self.deadline_s = deadline_s  # for all of an operation's statements together
         self.sources = sources

@@ -93,7 +93,7 @@ async def test_while_the_database_is_down_every_tool_is_upstream_unavailable(
 
     for tool in SAMPLE_CALLS:
         await _upstream_unavailable(client, tool)
-    assert application.state.pool.in_use == 0
+    assert application.state.engine.pool.checkedout() == 0
 
 
 async def test_while_the_database_is_down_readyz_fails_and_healthz_stays_alive(
@@ -151,14 +151,14 @@ async def test_a_statement_over_the_timeout_is_upstream_unavailable(imported: Im
 
 async def test_the_timeout_reaches_the_request_as_sqlstate_57014(imported: ImportReport, database_url: str) -> None:
     # 200 ms: long enough for the connection's own set-up statements on a loaded machine, far under the sleep
-    pool = app.data.database.RequestPool(api_settings(database_url, statement_timeout_ms=200), database_url)
-    db = RequestDatabase(pool)
+    engine = app.data.database.create_engine(api_settings(database_url, statement_timeout_ms=200), database_url)
+    db = RequestDatabase(engine)
     try:
         with pytest.raises(UpstreamUnavailable) as raised:
             await db.fetch(sqlalchemy.text("SELECT pg_sleep(5)"))
     finally:
         await db.close()
-        await pool.dispose()
+        await engine.dispose()
     cause = raised.value.__cause__
     assert isinstance(cause, asyncpg.PostgresError)
     assert cause.sqlstate == "57014"  # query_canceled: statement_timeout
@@ -171,11 +171,11 @@ async def test_an_exhausted_pool_is_upstream_unavailable_and_recovers(
     monkeypatch.setattr(app.data.database, "POOL_TIMEOUT_S", 0.2)
     async with serving(api_settings(database_url, pool_size=1), database_url) as served:
         application, client = served.app, served.client
-        held = await application.state.pool.acquire()
+        held = await application.state.engine.connect()
         try:
             await _upstream_unavailable(client, "get_hadith")
         finally:
-            await application.state.pool.release(held)
+            await held.close()
         await _ok(client)
 
 
@@ -192,7 +192,7 @@ async def test_a_stalled_link_fails_fast_on_pooled_connections(
         async with stalled(proxy):
             await _upstream_unavailable(served.client, "get_hadith")
             await _upstream_unavailable(served.client, "get_narrator_profile")  # on a connection made during the stall
-            assert served.app.state.pool.in_use == 0
+            assert served.app.state.engine.pool.checkedout() == 0
 
         await _ok(served.client)
 
@@ -213,12 +213,12 @@ async def test_readyz_answers_while_every_request_connection_is_taken(
     """Under load the request pool has no connection free: the database is healthy all the same."""
     monkeypatch.setattr(app.data.database, "POOL_TIMEOUT_S", 0.2)
     async with serving(api_settings(database_url, pool_size=1), database_url) as served:
-        held = await served.app.state.pool.acquire()
+        held = await served.app.state.engine.connect()
         try:
             await _upstream_unavailable(served.client, "get_hadith")
             assert (await served.client.get("/readyz")).status_code == 200
         finally:
-            await served.app.state.pool.release(held)
+            await held.close()
 
 
 async def test_database_connections_are_kept_alive_over_tcp(
@@ -227,14 +227,14 @@ async def test_database_connections_are_kept_alive_over_tcp(
     """TCP keepalive on the API's end of a request connection: the kernel finds a dead link while a pooled
     connection sits idle. (The server's end is asked for in the session's settings; behind this proxy the
     server sees a unix socket, where they do not apply.)"""
-    pool = app.data.database.RequestPool(api_settings(database_url), proxy.url)
-    db = RequestDatabase(pool)
+    engine = app.data.database.create_engine(api_settings(database_url), proxy.url)
+    db = RequestDatabase(engine)
     try:
         await db.fetch(sqlalchemy.text("SELECT 1"))
         assert db._connection is not None
-        sock = db._connection._transport.get_extra_info("socket")  # type: ignore[attr-defined]
+        sock = db._connection.driver_connection._transport.get_extra_info("socket")  # type: ignore[union-attr]
         assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
         assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == app.data.database.KEEPALIVE_IDLE_S
     finally:
         await db.close()
-        await pool.dispose()
+        await engine.dispose()

@@ -8,9 +8,10 @@ import asyncpg
 import httpx
 import pytest
 from sqlalchemy import Executable, text
+from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.applications import Starlette
 
-from app.data.database import RequestDatabase, RequestPool
+from app.data.database import RequestDatabase, create_engine
 from ingest.run import ImportReport
 from tests.conftest import LIVE_SCHEMA, api_settings
 from tests.graphql_client import call_tool
@@ -34,9 +35,9 @@ REQUESTS: dict[str, dict[str, Any]] = {
 }
 
 
-async def _scalar(pool: RequestPool, sql: str) -> Any:
+async def _scalar(engine: AsyncEngine, sql: str) -> Any:
     """The first value `sql` returns inside one request's connection."""
-    db = RequestDatabase(pool)
+    db = RequestDatabase(engine)
     try:
         rows = await db.fetch(text(sql))
     finally:
@@ -45,52 +46,52 @@ async def _scalar(pool: RequestPool, sql: str) -> Any:
 
 
 async def test_a_request_connection_is_read_only(app: Starlette) -> None:
-    assert await _scalar(app.state.pool, "SHOW transaction_read_only") == "on"
-    assert await _scalar(app.state.pool, "SHOW default_transaction_read_only") == "on"
+    assert await _scalar(app.state.engine, "SHOW transaction_read_only") == "on"
+    assert await _scalar(app.state.engine, "SHOW default_transaction_read_only") == "on"
 
 
 @pytest.mark.parametrize("statement", list(WRITES.values()), ids=list(WRITES))
 async def test_a_write_through_the_api_engine_fails_with_sqlstate_25006(app: Starlette, statement: str) -> None:
     with pytest.raises(asyncpg.PostgresError) as raised:
-        await _scalar(app.state.pool, statement)
+        await _scalar(app.state.engine, statement)
     assert raised.value.sqlstate == READ_ONLY_SQL_TRANSACTION
 
 
 async def test_a_refused_write_changes_nothing(app: Starlette, database_url: str) -> None:
-    before = await _scalar(app.state.pool, "SELECT count(*) FROM narrator")
+    before = await _scalar(app.state.engine, "SELECT count(*) FROM narrator")
     with pytest.raises(asyncpg.PostgresError):
-        await _scalar(app.state.pool, "DELETE FROM narrator")
-    assert await _scalar(app.state.pool, "SELECT count(*) FROM narrator") == before
+        await _scalar(app.state.engine, "DELETE FROM narrator")
+    assert await _scalar(app.state.engine, "SELECT count(*) FROM narrator") == before
 
 
 async def test_a_request_scans_alone_from_the_first_page(app: Starlette) -> None:
     """A search tier keeps the first rows that match as a scan finds them: a scan that joined another one
     running (synchronized) or that parallel workers shared would find them in another order at each run,
     and the same query would answer differently (seen on the full database under concurrent load)."""
-    assert await _scalar(app.state.pool, "SHOW synchronize_seqscans") == "off"
-    assert await _scalar(app.state.pool, "SHOW max_parallel_workers_per_gather") == "0"
+    assert await _scalar(app.state.engine, "SHOW synchronize_seqscans") == "off"
+    assert await _scalar(app.state.engine, "SHOW max_parallel_workers_per_gather") == "0"
 
 
 async def test_the_statement_timeout_is_the_configured_one(imported: ImportReport, database_url: str) -> None:
     settings = api_settings(database_url, statement_timeout_ms=4321)
-    pool = RequestPool(settings, database_url)
+    engine = create_engine(settings, database_url)
     try:
-        found = await _scalar(pool, "SELECT setting FROM pg_settings WHERE name = 'statement_timeout'")
+        found = await _scalar(engine, "SELECT setting FROM pg_settings WHERE name = 'statement_timeout'")
     finally:
-        await pool.dispose()
+        await engine.dispose()
     assert found == "4321"
 
 
 async def test_the_app_uses_the_statement_timeout_of_its_settings(app: Starlette, database_url: str) -> None:
     configured = api_settings(database_url).statement_timeout_ms
-    found = await _scalar(app.state.pool, "SELECT setting FROM pg_settings WHERE name = 'statement_timeout'")
+    found = await _scalar(app.state.engine, "SELECT setting FROM pg_settings WHERE name = 'statement_timeout'")
     assert found == str(configured)
 
 
 async def test_the_search_path_names_the_live_schema(app: Starlette) -> None:
-    search_path = await _scalar(app.state.pool, "SHOW search_path")
+    search_path = await _scalar(app.state.engine, "SHOW search_path")
     assert search_path.split(",")[0].strip() == LIVE_SCHEMA
-    assert await _scalar(app.state.pool, "SELECT current_schema()") == LIVE_SCHEMA
+    assert await _scalar(app.state.engine, "SELECT current_schema()") == LIVE_SCHEMA
 
 
 async def test_every_statement_of_a_real_request_runs_read_only(

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import asyncpg
 import httpx
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.data.data_version import DataVersion
-from app.data.database import RequestPool
 from app.data.replicas import ReadRouting
 from ingest.run import run_import
 from tests.conftest import LIVE_SCHEMA, Served, api_settings, quiet_console, serving
@@ -125,7 +125,7 @@ async def test_a_replica_behind_the_primarys_import_is_left_out_till_it_catches_
             reads = served.app.state.reads
             (replica,) = reads.replicas
             assert (await served.client.get("/readyz")).status_code == 200  # the primary's import, read
-            await _until(lambda: _picked(reads, replica.pool))
+            await _until(lambda: _picked(reads, replica.engine))
             previous = replica.served.current
             await _scalar(pair.replica, "SELECT pg_wal_replay_pause()")
             await _import(pair, subset_dir)
@@ -135,14 +135,14 @@ async def test_a_replica_behind_the_primarys_import_is_left_out_till_it_catches_
             answer = await served.client.post(CALL[0], json=CALL[1])
             await _scalar(pair.replica, "SELECT pg_wal_replay_resume()")
             await _until(lambda: _caught_up(pair))
-            await _until(lambda: _picked(reads, replica.pool))
+            await _until(lambda: _picked(reads, replica.engine))
     assert lagging == (True, True, True)
     assert answer.status_code == 200
     assert replica.served.current == served.app.state.data_version.current != previous
 
 
-async def _picked(reads: ReadRouting, pool: RequestPool) -> bool:
-    return reads.pick() is pool
+async def _picked(reads: ReadRouting, engine: AsyncEngine) -> bool:
+    return reads.pick() is engine
 
 
 async def _readyz_reads_other_than(served: Served, previous: DataVersion | None) -> bool:

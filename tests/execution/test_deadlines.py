@@ -46,7 +46,7 @@ async def one_connection(imported: ImportReport, database_url: str) -> AsyncIter
 async def test_a_request_past_its_deadline_is_upstream_unavailable_and_its_statement_cancelled(
     one_connection: Served, database_url: str
 ) -> None:
-    client, pool = one_connection.client, one_connection.app.state.pool
+    client, pool = one_connection.client, one_connection.app.state.engine.pool
     async with slow_tables(database_url) as locker:
         request = asyncio.create_task(execute(client, ALIASED_SEARCHES))
         await until_waiting(locker)
@@ -58,8 +58,8 @@ async def test_a_request_past_its_deadline_is_upstream_unavailable_and_its_state
         assert "deadline" in error["message"]
         assert await waiting(locker) == 0  # cancelled on the server, while the lock is still held
 
-    assert pool.in_use == 0
-    assert pool.idle() == 1  # settled, not dropped
+    assert pool.checkedout() == 0
+    assert pool.checkedin() == 1  # settled, not dropped
     body = await call_tool(client, "get_hadith", **SAMPLE_CALLS["get_hadith"])
     assert "errors" not in body, body["errors"]
 
@@ -103,7 +103,7 @@ async def test_a_client_that_leaves_cancels_its_statement(
             assert await waiting(locker) == 0
 
         assert sent == []
-        assert served.app.state.pool.in_use == 0
+        assert served.app.state.engine.pool.checkedout() == 0
         (record,) = [r for r in caplog.records if "client left" in r.getMessage()]
         assert record.exc_info is None
         assert record.getMessage() == "client left before its answer: POST /graphql, its work cancelled"

@@ -166,8 +166,8 @@ async def test_the_pool_gauges_show_a_request_waiting_and_metrics_need_no_connec
     imported: ImportReport, database_url: str
 ) -> None:
     async with serving(api_settings(database_url, pool_size=1), database_url) as served:
-        pool = served.app.state.pool
-        held = await pool.acquire()  # the pool's only connection
+        engine = served.app.state.engine
+        held = await engine.raw_connection()  # the pool's only connection
         try:
             before = await scrape(served.client)
             waiting = asyncio.create_task(served.client.post("/tools/get_hadith", json=GET_HADITH))
@@ -175,7 +175,7 @@ async def test_the_pool_gauges_show_a_request_waiting_and_metrics_need_no_connec
                 await asyncio.sleep(0.005)  # until the request waits: /metrics answers meanwhile
             assert added(before, now, "isnad_pool_connections_waiting") == 1
         finally:
-            await pool.release(held)
+            held.close()
         assert (await waiting).status_code == 200
         after = await scrape(served.client)
     assert added(before, now, "isnad_pool_connections_in_use") == 0  # the held one was counted before

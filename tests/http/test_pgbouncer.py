@@ -70,7 +70,7 @@ async def test_the_eight_tools_answer_through_pgbouncer_as_they_do_directly(
     calls = [tool for tool in SAMPLE_CALLS for _ in range(CONCURRENT)]
     async with serving(settings, url) as served:
         answers = await asyncio.gather(*(call_tool(served.client, tool, **SAMPLE_CALLS[tool]) for tool in calls))
-        opened = served.app.state.pool.idle()
+        opened = served.app.state.engine.pool.checkedin()
     for tool, answer in zip(calls, answers, strict=True):
         assert "errors" not in answer, (tool, answer["errors"])
         assert answer["data"] == direct[tool]["data"], tool  # (extensions.data_version: what each app has read)
@@ -101,7 +101,7 @@ async def test_a_statement_past_its_deadline_is_cancelled_through_pgbouncer(
             assert error["extensions"] == UPSTREAM
             assert "deadline" in error["message"]
             assert await waiting(locker) == 0  # cancelled on the server, while the lock is still held
-        assert served.app.state.pool.idle() == 1  # settled, not dropped
+        assert served.app.state.engine.pool.checkedin() == 1  # settled, not dropped
         answer = await call_tool(served.client, "get_hadith", **SAMPLE_CALLS["get_hadith"])
         assert "errors" not in answer, answer["errors"]
 

@@ -175,4 +175,4 @@ async def test_served_with_the_request_log_off_no_line_is_built(
         assert response.headers["x-request-id"]
         assert not request_log.wanted()
     finally:
-        await app.state.pool.dispose()
+        await app.state.engine.dispose()

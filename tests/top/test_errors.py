@@ -368,15 +368,15 @@ async def test_the_scan_knows_the_schema_names(client: httpx.AsyncClient) -> Non
 
 
 async def test_after_errors_the_next_good_request_succeeds(client: httpx.AsyncClient, app: Starlette) -> None:
-    pool = app.state.pool
+    pool = app.state.engine.pool
     for _case, (tool, variables), _code, _alias in ERRORS:
         await call_tool(client, tool, **variables)
-        assert pool.in_use == 0
+        assert pool.checkedout() == 0
     for document in REJECTED_DOCUMENTS.values():
         await execute(client, document)
-    for _ in range(3 * pool.size):  # more failed requests than the pool has connections: none is kept
+    for _ in range(3 * pool.size()):  # more failed requests than the pool has connections: none is kept
         await call_tool(client, "get_hadith", hadith_id=NO_HADITH)
-    assert pool.in_use == 0
+    assert pool.checkedout() == 0
 
     for tool, variables in GOOD.items():
         body = await call_tool(client, tool, **variables)
