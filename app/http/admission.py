@@ -50,8 +50,9 @@ def guarded_path(path: str) -> bool:
 
 class Places:
     """The bound of one worker: at most `max_in_flight` guarded requests at once (0: no bound), and a queue of
-    at most `max_queued` requests waiting up to `max_wait_ms` for a place. The admission middleware takes
-    places; the front door (`app/http/front_door.py`) reads `full` to shed a request before any middleware."""
+    at most `max_queued` requests waiting up to `max_wait_ms` for a place, which takes none while the worker is
+    overloaded. The admission middleware takes places; `serve`'s protocol and the front door
+    (`app/http/front_door.py`) read `full` to shed a request before any middleware."""
 
     def __init__(self, max_in_flight: int, max_queued: int, max_wait_ms: int) -> None:
         self.bounded = max_in_flight > 0

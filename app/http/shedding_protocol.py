@@ -65,8 +65,8 @@ class SheddingProtocol(HttpToolsProtocol):
 
     def _probe(self) -> bytes | None:
         found: Probes | None = self.app_state.get(PROBES_KEY)
-        method, path = self.parser.get_method().decode("latin-1"), self._path()
-        if found is None or method not in PROBE_METHODS or path not in PROBE_PATHS:
+        method = self.parser.get_method().decode("latin-1")
+        if found is None or method not in PROBE_METHODS or (path := self._path()) not in PROBE_PATHS:
             return None
         answer = found.at_once(path)
         if answer is None:
