@@ -4,14 +4,17 @@ instead of queueing until the database's pool times out.
 Requests to `/graphql`, `/tools` and `/mcp` take one of `ISNAD_MAX_IN_FLIGHT` places. When none is
 free, a request waits for one in a short queue: at most `ISNAD_MAX_QUEUED` requests, each for at most
 `ISNAD_QUEUE_WAIT_MS`. A request the queue cannot take, or that waited its time out, is answered 503
-`UPSTREAM_UNAVAILABLE` with `Retry-After: 1`, in the error envelope of its surface (`app/http/refusals.py`),
-before any of its work. The queue is for bursts: a worker that has refused a request for capacity within
-OVERLOADED_S is overloaded, not in a burst, and queues none (a queue that overload keeps full would add its
-wait to every admitted request); when neither a place nor the queue can take it, it is shed before the app runs
-(`app/http/shedding.py`). Either way its connection is not read again
-for that second (`app/http/slow_clients.py`): a client that sends again at once cannot take the worker's
-time from the admitted requests. Everything else (`/healthz`, `/readyz`, `/metrics`, GraphiQL's files) is
-never held back. The bound is per worker process: N workers admit N times as many.
+`UPSTREAM_UNAVAILABLE` with `Retry-After`, in the error envelope of its surface (`app/http/refusals.py`),
+before any of its work: 1 second, or 2 once the worker has been refusing for a second (SUSTAINED_S), with
+no break of OVERLOAD_ENDS_S, which halves what a sustained overload spends on refusals.
+
+The queue is for bursts: a worker that has refused a request for capacity within OVERLOADED_S is
+overloaded, not in a burst, and queues none (a queue that overload keeps full would add its wait to every
+admitted request); when neither a place nor the queue can take a request, it is shed before the app runs
+(`app/http/shedding.py`). Either way its connection is not read again for the seconds its `Retry-After`
+says (`app/http/shedding_protocol.py`): a client that sends again at once cannot take the worker's time
+from the admitted requests. Everything else (`/healthz`, `/readyz`, `/metrics`, GraphiQL's files) is never
+held back. The bound is per worker process: N workers admit N times as many.
 """
 
 import asyncio
@@ -24,17 +27,25 @@ from app.http.refusals import refusal
 from app.metrics import ADMISSIONS_REFUSED
 
 GUARDED_PATHS = ("/graphql", "/tools", "/mcp")
-RETRY_AFTER_S = 1
+BURST_RETRY_AFTER_S, SUSTAINED_RETRY_AFTER_S = 1, 2  # a refusal's `Retry-After`: in a burst, in an overload
+RETRY_AFTER_S = (BURST_RETRY_AFTER_S, SUSTAINED_RETRY_AFTER_S)
 BUSY = UpstreamUnavailable("The server is at capacity; retry shortly.")
-BUSY_HEADERS = {"retry-after": str(RETRY_AFTER_S)}
 OVERLOADED_S = 0.1  # a worker that refused a request for capacity this recently queues none
-SHED = "isnad.shed"  # set on the scope of a request refused for capacity: its connection rests (slow_clients.py)
+SUSTAINED_S = 1.0  # refusing this long, it asks for the longer wait
+# A worker that has refused nothing for this long is out of its overload: every client it refused has had its
+# Retry-After, and a second more. Shorter breaks are the same overload: its refused clients coming back.
+OVERLOAD_ENDS_S = SUSTAINED_RETRY_AFTER_S + 1.0
+SHED = "isnad.shed"  # on the scope of a request refused for capacity: the seconds its connection rests
 
 
-def shed(scope: Scope) -> None:
+def busy_headers(retry_after_s: int) -> dict[str, str]:
+    return {"retry-after": str(retry_after_s)}
+
+
+def shed(scope: Scope, retry_after_s: int) -> None:
     """Mark `scope` as refused for capacity: the server reads nothing more on its connection for
-    `RETRY_AFTER_S`, the wait its `Retry-After` asked for."""
-    scope[SHED] = True
+    `retry_after_s`, the wait its `Retry-After` asked for."""
+    scope[SHED] = retry_after_s
 
 
 def guarded(scope: Scope) -> bool:
@@ -61,6 +72,7 @@ class Places:
         self.max_wait_s = max_wait_ms / 1000
         self.queued = 0
         self.refused_at = -OVERLOADED_S  # time.monotonic() of the last refusal for capacity
+        self.overloaded_since = self.refused_at  # of the first refusal of the overload that the last one is in
 
     def full(self) -> bool:
         """No place free, and the queue full or the worker overloaded: a request arriving now would be shed."""
@@ -70,29 +82,33 @@ class Places:
         """A request was refused for capacity within OVERLOADED_S."""
         return time.monotonic() - self.refused_at < OVERLOADED_S
 
-    def refuse(self, reason: str) -> None:
+    def refuse(self, reason: str) -> int:
         """Count a request refused for capacity (`queue_full`: neither a place nor the queue could take it;
-        `wait_over`: it waited its time out in the queue)."""
-        self.refused_at = time.monotonic()
+        `wait_over`: it waited its time out in the queue), and return the seconds of its `Retry-After`: the
+        longer wait once the worker has refused for SUSTAINED_S with no break of OVERLOAD_ENDS_S."""
+        now = time.monotonic()
+        if now - self.refused_at >= OVERLOAD_ENDS_S:
+            self.overloaded_since = now
+        self.refused_at = now
         ADMISSIONS_REFUSED.labels(reason).inc()
+        return SUSTAINED_RETRY_AFTER_S if now - self.overloaded_since >= SUSTAINED_S else BURST_RETRY_AFTER_S
 
-    async def enter(self) -> bool:
-        """Take a place, at once or after a wait in the queue; False when the request is to be shed."""
+    async def enter(self) -> int:
+        """Take a place, at once or after a wait in the queue: 0; when the request is to be shed instead, the
+        seconds of its `Retry-After`."""
         if not self.places.locked():
             await self.places.acquire()
-            return True
+            return 0
         if self.queued >= self.max_queued or self.overloaded():
-            self.refuse("queue_full")
-            return False
+            return self.refuse("queue_full")
         self.queued += 1
         try:
             await asyncio.wait_for(self.places.acquire(), self.max_wait_s)
         except TimeoutError:
-            self.refuse("wait_over")
-            return False
+            return self.refuse("wait_over")
         finally:
             self.queued -= 1
-        return True
+        return 0
 
     def leave(self) -> None:
         self.places.release()
@@ -109,9 +125,9 @@ class Admission:
         if not (self.places.bounded and guarded(scope)):
             await self.app(scope, receive, send)
             return
-        if not await self.places.enter():
-            shed(scope)
-            await refusal(scope, 503, BUSY, BUSY_HEADERS)(scope, receive, send)
+        if retry_after_s := await self.places.enter():
+            shed(scope, retry_after_s)
+            await refusal(scope, 503, BUSY, busy_headers(retry_after_s))(scope, receive, send)
             return
         try:
             await self.app(scope, receive, send)

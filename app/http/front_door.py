@@ -28,8 +28,8 @@ class FrontDoor:
         elif scope["path"] in PROBE_PATHS and scope["method"] in PROBE_METHODS:
             await self.probe(scope, send)
         elif self.shedding.places.full() and (answer := self.shedding.answer(scope["path"], dict(scope["headers"]))):
-            shed(scope)
-            await _answer(send, 503, *answer)
+            shed(scope, answer.retry_after_s)
+            await _answer(send, 503, answer.headers, answer.body)
         else:
             await self.app(scope, receive, send)
 

@@ -11,7 +11,7 @@ runs, builds on it.
   earlier one on the connection is still answered (pipelined), or one that asks to close the connection,
   goes the usual way.
 - Resting: a connection whose request was refused for capacity (here, by the front door or by admission,
-  which mark the request, `app/http/admission.py`'s `shed`) is not read again for the second its
+  which mark the request, `app/http/admission.py`'s `shed`) is not read again for the seconds its
   `Retry-After` asks. A client that sends its next request at once waits in its own socket, so that a
   thousand of them cannot spend the worker's loop on refusals while the admitted requests wait their turn in
   it; a client that honours `Retry-After` sees no difference.
@@ -19,20 +19,21 @@ runs, builds on it.
 
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
-from app.http.admission import RETRY_AFTER_S, SHED
+from app.http.admission import SHED
 from app.http.probes import PROBE_METHODS, PROBE_PATHS, PROBES_KEY, Probes, probe_headers
-from app.http.shedding import STATE_KEY, Headers, Shedding
+from app.http.shedding import STATE_KEY, Headers, Shed, Shedding
 
 
 class SheddingProtocol(HttpToolsProtocol):
     early: bytes | None = None  # the answer of the request being read, written once its body is read
-    rests = False  # that answer is a refusal for capacity: the connection rests after it
+    rest_s = 0  # that answer is a refusal for capacity: the seconds the connection rests after it
 
     def on_headers_complete(self) -> None:
         may = self._may_answer()
         probe = self._probe() if may else None
         refusal = self._refusal() if may and probe is None else None
-        self.early, self.rests = probe or refusal, refusal is not None
+        self.early = probe or (refusal and _wire(503, refusal.headers, refusal.body))
+        self.rest_s = refusal.retry_after_s if refusal else 0
         if self.early is None:
             super().on_headers_complete()
 
@@ -46,14 +47,15 @@ class SheddingProtocol(HttpToolsProtocol):
             return
         self.transport.write(self.early)
         self.early = None
-        if self.rests:
-            self._rest()
+        if self.rest_s:
+            self._rest(self.rest_s)
         self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive, self.timeout_keep_alive_handler)
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
-        if self.scope.get(SHED):
-            self._rest()
+        rest_s = self.scope.get(SHED)
+        if isinstance(rest_s, int) and rest_s:
+            self._rest(rest_s)
 
     def _may_answer(self) -> bool:
         """Neither an earlier request on the connection still answered (pipelined) nor a request to close it."""
@@ -74,17 +76,16 @@ class SheddingProtocol(HttpToolsProtocol):
         status, body = answer
         return _wire(status, probe_headers(body, dict(self.headers)), b"" if method == "HEAD" else body)
 
-    def _refusal(self) -> bytes | None:
+    def _refusal(self) -> Shed | None:
         shedding: Shedding | None = self.app_state.get(STATE_KEY)
         if shedding is None or not shedding.places.full():
             return None
-        answer = shedding.answer(self._path(), dict(self.headers))
-        return None if answer is None else _wire(503, *answer)
+        return shedding.answer(self._path(), dict(self.headers))
 
-    def _rest(self) -> None:
+    def _rest(self, seconds: int) -> None:
         if not self.transport.is_closing():
             self.flow.pause_reading()
-            self.loop.call_later(RETRY_AFTER_S, self.flow.resume_reading)
+            self.loop.call_later(seconds, self.flow.resume_reading)
 
 
 def _wire(status: int, headers: Headers, body: bytes) -> bytes:

@@ -19,10 +19,11 @@ from starlette.types import Receive, Scope, Send
 
 from app.execution.documents import Prepared
 from app.execution.executor import Admitted, Outcome
-from app.http.admission import OVERLOADED_S, Places, guarded
+from app.http.admission import OVERLOAD_ENDS_S, OVERLOADED_S, SUSTAINED_S, Places, guarded
 from app.http.observability import Observed
 from ingest.run import ImportReport
 from tests.conftest import Served, api_settings, serving
+from tests.http.conftest import Clock, overload
 
 GRAPHQL_RESPONSE = "application/graphql-response+json"
 HADITH = {"query": "{ get_hadith(hadith_id: 100001) { hadith_id } }"}
@@ -250,17 +251,43 @@ async def test_a_worker_that_has_just_refused_a_request_queues_none() -> None:
     """A burst waits in the queue; a refusal for capacity says the worker is overloaded, and for OVERLOADED_S
     whatever comes while every place is taken is refused at once, not queued."""
     places = Places(max_in_flight=1, max_queued=1, max_wait_ms=60_000)
-    assert await places.enter()
+    assert await places.enter() == 0
     waiting = asyncio.create_task(places.enter())
     await eventually(lambda: places.queued == 1)
     refused = refusals("queue_full")
-    assert not await places.enter()
+    assert await places.enter() == 1  # shed, with Retry-After: 1
     assert refusals("queue_full") == refused + 1
     places.leave()
-    assert await waiting
+    assert await waiting == 0
     assert (places.queued, places.full()) == (0, True)
     await asyncio.sleep(OVERLOADED_S * 1.5)
     assert not places.full()
+
+
+def test_an_overload_asks_for_the_longer_wait_once_it_has_lasted_a_second(clock: Clock) -> None:
+    """Refusals 90 ms apart ask for 1 s until the overload has lasted SUSTAINED_S, then for 2; a break of
+    OVERLOAD_ENDS_S ends it, and the next refusal asks for 1 again."""
+    places = Places(max_in_flight=1, max_queued=0, max_wait_ms=100)
+    waits = overload(places, clock, SUSTAINED_S, every=0.09)
+    assert set(waits[:-1]) == {1}
+    assert waits[-1] == 2
+    clock.now += OVERLOAD_ENDS_S
+    assert places.refuse("queue_full") == 1
+
+
+def test_refused_clients_coming_back_after_their_retry_after_are_the_same_overload(clock: Clock) -> None:
+    """Under overload the refused connections rest, so refusals come in waves a Retry-After apart: the breaks
+    between the waves do not end the overload."""
+    places = Places(max_in_flight=1, max_queued=0, max_wait_ms=100)
+    assert overload(places, clock, 2 * SUSTAINED_S, every=1.0) == [1, 2, 2]
+    assert overload(places, clock, 6.0, every=2.0) == [2] * 4
+
+
+def test_refusals_far_apart_keep_the_short_wait(clock: Clock) -> None:
+    """A worker that refuses now and then, with breaks of OVERLOAD_ENDS_S between, is not overloaded: every
+    refusal asks for 1 s."""
+    places = Places(max_in_flight=1, max_queued=0, max_wait_ms=100)
+    assert set(overload(places, clock, 12.0, every=OVERLOAD_ENDS_S)) == {1}
 
 
 async def test_no_bound_admits_every_request(

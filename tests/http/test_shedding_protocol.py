@@ -15,11 +15,12 @@ from uvicorn.server import ServerState
 
 from app.data.data_version import ServedVersion
 from app.data.database import Readiness
-from app.http.admission import Places, shed
+from app.http.admission import SUSTAINED_S, Places, shed
 from app.http.probes import PROBES_KEY, Probes
 from app.http.shedding import STATE_KEY, Shedding
 from app.http.slow_clients import GuardedProtocol
 from tests.conftest import api_settings
+from tests.http.conftest import Clock, overload
 from tests.http.test_admission import eventually
 
 
@@ -59,7 +60,7 @@ async def busy_or_not(scope: Scope, receive: Receive, send: Send) -> None:
     SEEN.append(scope["path"])
     status = 503 if scope["path"] == "/busy" else 200
     if status == 503:
-        shed(scope)
+        shed(scope, 1)
     await send({"type": "http.response.start", "status": status, "headers": [(b"content-length", b"0")]})
     await send({"type": "http.response.body", "body": b""})
 
@@ -67,7 +68,7 @@ async def busy_or_not(scope: Scope, receive: Receive, send: Send) -> None:
 async def full() -> Shedding:
     """Shedding over an admission whose one place is taken and whose queue holds nothing."""
     places = Places(max_in_flight=1, max_queued=0, max_wait_ms=250)
-    assert await places.enter()
+    assert await places.enter() == 0
     return Shedding(places)
 
 
@@ -111,6 +112,20 @@ async def test_a_request_admission_cannot_take_is_answered_at_the_connection() -
     assert orjson.loads(body)["error"]["code"] == "UPSTREAM_UNAVAILABLE"
     assert SEEN == []
     assert not transport.reading
+
+
+async def test_in_a_sustained_overload_a_refusal_asks_for_two_seconds_and_its_connection_rests_them(
+    clock: Clock,
+) -> None:
+    shedding = await full()
+    overload(shedding.places, clock, SUSTAINED_S, every=0.1)
+    transport = await answered("/tools/get_hadith", shedding=shedding)
+    head = transport.written.partition(b"\r\n\r\n")[0]
+    assert head.startswith(b"HTTP/1.1 503 ")
+    assert b"\r\nretry-after: 2\r\n" in head
+    await asyncio.sleep(1.5)
+    assert not transport.reading
+    await eventually(lambda: transport.reading)
 
 
 @pytest.mark.parametrize("header", ["connection: close", "origin: https://reader.example", "x-api-key: k"])
