@@ -5,8 +5,9 @@ Requests to `/graphql`, `/tools` and `/mcp` take one of `ISNAD_MAX_IN_FLIGHT` pl
 free, a request waits for one in a short queue: at most `ISNAD_MAX_QUEUED` requests, each for at most
 `ISNAD_QUEUE_WAIT_MS`. A request the queue cannot take, or that waited its time out, is answered 503
 `UPSTREAM_UNAVAILABLE` with `Retry-After`, in the error envelope of its surface (`app/http/refusals.py`),
-before any of its work: 1 second, or 2 once the worker has been refusing for a second (SUSTAINED_S), with
-no break of OVERLOAD_ENDS_S, which halves what a sustained overload spends on refusals.
+before any of its work: 1 second in the first second of an overload, 2 in the next, 4 after that
+(RETRY_AFTER_S, DOUBLES_EVERY_S), which cuts what a sustained overload spends on refusals to a quarter. The
+overload ends when the worker has refused nothing for OVERLOAD_ENDS_S.
 
 The queue is for bursts: a worker that has refused a request for capacity within OVERLOADED_S is
 overloaded, not in a burst, and queues none (a queue that overload keeps full would add its wait to every
@@ -27,14 +28,13 @@ from app.http.refusals import refusal
 from app.metrics import ADMISSIONS_REFUSED
 
 GUARDED_PATHS = ("/graphql", "/tools", "/mcp")
-BURST_RETRY_AFTER_S, SUSTAINED_RETRY_AFTER_S = 1, 2  # a refusal's `Retry-After`: in a burst, in an overload
-RETRY_AFTER_S = (BURST_RETRY_AFTER_S, SUSTAINED_RETRY_AFTER_S)
+RETRY_AFTER_S = (1, 2, 4)  # a refusal's `Retry-After`, in the first second of an overload, the next, and after
 BUSY = UpstreamUnavailable("The server is at capacity; retry shortly.")
 OVERLOADED_S = 0.1  # a worker that refused a request for capacity this recently queues none
-SUSTAINED_S = 1.0  # refusing this long, it asks for the longer wait
+DOUBLES_EVERY_S = 1.0  # each second of an overload doubles the wait it asks for, up to the last of RETRY_AFTER_S
 # A worker that has refused nothing for this long is out of its overload: every client it refused has had its
 # Retry-After, and a second more. Shorter breaks are the same overload: its refused clients coming back.
-OVERLOAD_ENDS_S = SUSTAINED_RETRY_AFTER_S + 1.0
+OVERLOAD_ENDS_S = RETRY_AFTER_S[-1] + 1.0
 SHED = "isnad.shed"  # on the scope of a request refused for capacity: the seconds its connection rests
 
 
@@ -84,14 +84,15 @@ class Places:
 
     def refuse(self, reason: str) -> int:
         """Count a request refused for capacity (`queue_full`: neither a place nor the queue could take it;
-        `wait_over`: it waited its time out in the queue), and return the seconds of its `Retry-After`: the
-        longer wait once the worker has refused for SUSTAINED_S with no break of OVERLOAD_ENDS_S."""
+        `wait_over`: it waited its time out in the queue), and return the seconds of its `Retry-After`, which
+        double with each DOUBLES_EVERY_S that the worker has refused with no break of OVERLOAD_ENDS_S."""
         now = time.monotonic()
         if now - self.refused_at >= OVERLOAD_ENDS_S:
             self.overloaded_since = now
         self.refused_at = now
         ADMISSIONS_REFUSED.labels(reason).inc()
-        return SUSTAINED_RETRY_AFTER_S if now - self.overloaded_since >= SUSTAINED_S else BURST_RETRY_AFTER_S
+        doublings = int((now - self.overloaded_since) / DOUBLES_EVERY_S)
+        return RETRY_AFTER_S[min(doublings, len(RETRY_AFTER_S) - 1)]
 
     async def enter(self) -> int:
         """Take a place, at once or after a wait in the queue: 0; when the request is to be shed instead, the

@@ -19,7 +19,7 @@ from starlette.types import Receive, Scope, Send
 
 from app.execution.documents import Prepared
 from app.execution.executor import Admitted, Outcome
-from app.http.admission import OVERLOAD_ENDS_S, OVERLOADED_S, SUSTAINED_S, Places, guarded
+from app.http.admission import DOUBLES_EVERY_S, OVERLOAD_ENDS_S, OVERLOADED_S, Places, guarded
 from app.http.observability import Observed
 from ingest.run import ImportReport
 from tests.conftest import Served, api_settings, serving
@@ -264,13 +264,13 @@ async def test_a_worker_that_has_just_refused_a_request_queues_none() -> None:
     assert not places.full()
 
 
-def test_an_overload_asks_for_the_longer_wait_once_it_has_lasted_a_second(clock: Clock) -> None:
-    """Refusals 90 ms apart ask for 1 s until the overload has lasted SUSTAINED_S, then for 2; a break of
-    OVERLOAD_ENDS_S ends it, and the next refusal asks for 1 again."""
+def test_each_second_of_an_overload_doubles_the_wait_it_asks_for(clock: Clock) -> None:
+    """Refusals 90 ms apart ask for 1 s in the overload's first second, 2 in the next, then 4 however long it
+    lasts; a break of OVERLOAD_ENDS_S ends it, and the next refusal asks for 1 again."""
     places = Places(max_in_flight=1, max_queued=0, max_wait_ms=100)
-    waits = overload(places, clock, SUSTAINED_S, every=0.09)
-    assert set(waits[:-1]) == {1}
-    assert waits[-1] == 2
+    waits = overload(places, clock, 4 * DOUBLES_EVERY_S, every=0.09)
+    assert waits == sorted(waits)
+    assert [waits.count(seconds) for seconds in (1, 2, 4)] == [12, 11, 23]
     clock.now += OVERLOAD_ENDS_S
     assert places.refuse("queue_full") == 1
 
@@ -279,8 +279,8 @@ def test_refused_clients_coming_back_after_their_retry_after_are_the_same_overlo
     """Under overload the refused connections rest, so refusals come in waves a Retry-After apart: the breaks
     between the waves do not end the overload."""
     places = Places(max_in_flight=1, max_queued=0, max_wait_ms=100)
-    assert overload(places, clock, 2 * SUSTAINED_S, every=1.0) == [1, 2, 2]
-    assert overload(places, clock, 6.0, every=2.0) == [2] * 4
+    assert overload(places, clock, 2 * DOUBLES_EVERY_S, every=1.0) == [1, 2, 4]
+    assert overload(places, clock, 12.0, every=4.0) == [4] * 4
 
 
 def test_refusals_far_apart_keep_the_short_wait(clock: Clock) -> None:

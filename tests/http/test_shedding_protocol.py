@@ -15,7 +15,7 @@ from uvicorn.server import ServerState
 
 from app.data.data_version import ServedVersion
 from app.data.database import Readiness
-from app.http.admission import SUSTAINED_S, Places, shed
+from app.http.admission import DOUBLES_EVERY_S, Places, shed
 from app.http.probes import PROBES_KEY, Probes
 from app.http.shedding import STATE_KEY, Shedding
 from app.http.slow_clients import GuardedProtocol
@@ -114,11 +114,11 @@ async def test_a_request_admission_cannot_take_is_answered_at_the_connection() -
     assert not transport.reading
 
 
-async def test_in_a_sustained_overload_a_refusal_asks_for_two_seconds_and_its_connection_rests_them(
+async def test_in_an_overload_of_a_second_a_refusal_asks_for_two_seconds_and_its_connection_rests_them(
     clock: Clock,
 ) -> None:
     shedding = await full()
-    overload(shedding.places, clock, SUSTAINED_S, every=0.1)
+    overload(shedding.places, clock, DOUBLES_EVERY_S, every=0.1)
     transport = await answered("/tools/get_hadith", shedding=shedding)
     head = transport.written.partition(b"\r\n\r\n")[0]
     assert head.startswith(b"HTTP/1.1 503 ")
