@@ -1,6 +1,6 @@
 """uvicorn's httptools protocol with overload in mind: it answers the probes and sheds at the connection, and
-rests a connection that was refused for capacity. `GuardedProtocol` (`app/http/slow_clients.py`), which `serve`
-runs, builds on it.
+rests a connection that was refused for capacity. It builds on `app/http/disconnect.py`'s (a lost connection
+cancels its request's work), and `GuardedProtocol` (`app/http/slow_clients.py`), which `serve` runs, on it.
 
 - Probes: a `GET` or `HEAD` of `/healthz`, or of `/readyz` while its last background check is recent
   (`app/http/probes.py`), is answered once its head is read, in the loop turn that reads it: no task, which
@@ -17,14 +17,15 @@ runs, builds on it.
   it; a client that honours `Retry-After` sees no difference.
 """
 
-from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import STATUS_LINE
 
 from app.http.admission import SHED
+from app.http.disconnect import WatchingProtocol
 from app.http.probes import PROBE_METHODS, PROBE_PATHS, PROBES_KEY, Probes, probe_headers
 from app.http.shedding import STATE_KEY, Headers, Shed, Shedding
 
 
-class SheddingProtocol(HttpToolsProtocol):
+class SheddingProtocol(WatchingProtocol):
     early: bytes | None = None  # the answer of the request being read, written once its body is read
     rest_s = 0  # that answer is a refusal for capacity: the seconds the connection rests after it
 
