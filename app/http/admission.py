@@ -19,6 +19,7 @@ held back. The bound is per worker process: N workers admit N times as many.
 """
 
 import asyncio
+import math
 import time
 
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -71,7 +72,7 @@ class Places:
         self.max_queued = max_queued
         self.max_wait_s = max_wait_ms / 1000
         self.queued = 0
-        self.refused_at = -OVERLOADED_S  # time.monotonic() of the last refusal for capacity
+        self.refused_at = -math.inf  # time.monotonic() of the last refusal for capacity
         self.overloaded_since = self.refused_at  # of the first refusal of the overload that the last one is in
 
     def full(self) -> bool:

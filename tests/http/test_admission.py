@@ -275,6 +275,13 @@ def test_each_second_of_an_overload_doubles_the_wait_it_asks_for(clock: Clock) -
     assert places.refuse("queue_full") == 1
 
 
+def test_a_new_workers_first_refusal_asks_for_the_short_wait_whatever_its_clock(clock: Clock) -> None:
+    """The monotonic clock may read little (a machine up for a second): a worker that never refused is not in
+    an overload, so its first refusal asks for 1 s."""
+    clock.now = 1.0
+    assert Places(max_in_flight=1, max_queued=0, max_wait_ms=100).refuse("queue_full") == 1
+
+
 def test_refused_clients_coming_back_after_their_retry_after_are_the_same_overload(clock: Clock) -> None:
     """Under overload the refused connections rest, so refusals come in waves a Retry-After apart: the breaks
     between the waves do not end the overload."""
