@@ -33,8 +33,10 @@ class SheddingProtocol(WatchingProtocol):
         may = self._may_answer()
         probe = self._probe() if may else None
         refusal = self._refusal() if may and probe is None else None
-        self.early = probe or (refusal and _wire(503, refusal.headers, refusal.body))
-        self.rest_s = refusal.retry_after_s if refusal else 0
+        if refusal is None:
+            self.early, self.rest_s = probe, 0
+        else:
+            self.early, self.rest_s = _wire(503, refusal.headers, refusal.body), refusal.retry_after_s
         if self.early is None:
             super().on_headers_complete()
 

@@ -23,7 +23,7 @@ from app.http.admission import DOUBLES_EVERY_S, OVERLOAD_ENDS_S, OVERLOADED_S, P
 from app.http.observability import Observed
 from ingest.run import ImportReport
 from tests.conftest import Served, api_settings, serving
-from tests.http.conftest import Clock, overload
+from tests.http.conftest import Clock, eventually, overload
 
 GRAPHQL_RESPONSE = "application/graphql-response+json"
 HADITH = {"query": "{ get_hadith(hadith_id: 100001) { hadith_id } }"}
@@ -54,15 +54,6 @@ async def answered(request: Awaitable[httpx.Response]) -> httpx.Response:
 def refusals(reason: str) -> float:
     """isnad_admissions_refused_total for `reason`, as this process counts it."""
     return REGISTRY.get_sample_value("isnad_admissions_refused_total", {"reason": reason}) or 0.0
-
-
-async def eventually(condition: Callable[[], bool]) -> None:
-    """Wait until `condition` holds, letting the requests in flight progress; fail after 1,000 turns."""
-    for _ in range(1_000):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("the condition never held")
 
 
 @asynccontextmanager

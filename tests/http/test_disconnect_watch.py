@@ -13,7 +13,7 @@ from uvicorn.server import ServerState
 
 from app.http.disconnect import CancelOnDisconnect
 from app.http.slow_clients import GuardedProtocol
-from tests.http.test_shedding_protocol import Transport
+from tests.http.conftest import Transport
 
 REQUEST = b"POST /graphql HTTP/1.1\r\nhost: isnad.test\r\ncontent-length: 2\r\n\r\n{}"
 

@@ -14,7 +14,7 @@ import pytest
 from app.http.probes import Check, Probes
 from ingest.run import ImportReport
 from tests.conftest import Served, api_settings, serving
-from tests.http.test_admission import eventually
+from tests.http.conftest import eventually
 
 INTERVAL_MS = 600_000  # the background checks once while a test runs
 

@@ -20,37 +20,7 @@ from app.http.probes import PROBES_KEY, Probes
 from app.http.shedding import STATE_KEY, Shedding
 from app.http.slow_clients import GuardedProtocol
 from tests.conftest import api_settings
-from tests.http.conftest import Clock, overload
-from tests.http.test_admission import eventually
-
-
-class Transport(asyncio.Transport):
-    """What the protocol writes, and whether it reads."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.written = b""
-        self.reading = True
-        self.closing = False
-
-    def write(self, data: bytes | bytearray | memoryview) -> None:
-        self.written += bytes(data)
-
-    def pause_reading(self) -> None:
-        self.reading = False
-
-    def resume_reading(self) -> None:
-        self.reading = True
-
-    def is_closing(self) -> bool:
-        return self.closing
-
-    def close(self) -> None:
-        self.closing = True
-
-    def get_extra_info(self, name: str, default: Any = None) -> Any:
-        return {"peername": ("192.0.2.7", 40000), "sockname": ("127.0.0.1", 8000)}.get(name, default)
-
+from tests.http.conftest import Clock, Transport, eventually, overload
 
 SEEN: list[str] = []  # the paths the app was called for
 
