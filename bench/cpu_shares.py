@@ -57,13 +57,21 @@ class CpuClock:
         """CPU seconds `pids` used since `before` (a process that ended meanwhile is not counted)."""
         return sum(self.processes[pid][2] - before.processes.get(pid, ("", 0, 0.0))[2] for pid in pids)
 
+    def server_since(self, before: "CpuClock", server_pid: int) -> float:
+        """CPU seconds the server (`server_pid` and its children) used since `before`."""
+        return self.used_since(before, _descendants(server_pid, self.processes))
+
+    def postgres_since(self, before: "CpuClock") -> float:
+        """CPU seconds PostgreSQL's processes (every client's) used since `before`."""
+        postgres = {pid for pid, (name, _, _) in self.processes.items() if name.startswith("postgres")}
+        return self.used_since(before, postgres)
+
     def shares_since(self, before: "CpuClock", api_pid: int, seconds: float) -> str:
         """Each party's CPU time over `seconds` as a share of the machine's CPUs."""
-        postgres = {pid for pid, (name, _, _) in self.processes.items() if name.startswith("postgres")}
         parts = {
-            "API": self.used_since(before, _descendants(api_pid, self.processes)),
+            "API": self.server_since(before, api_pid),
             "wrk": self.children_s - before.children_s,
-            "PostgreSQL (all its clients)": self.used_since(before, postgres),
+            "PostgreSQL (all its clients)": self.postgres_since(before),
             "probes": self.own_s - before.own_s,
         }
         parts["the rest of the machine"] = max(0.0, self.busy_s - before.busy_s - sum(parts.values()))

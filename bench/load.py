@@ -50,6 +50,7 @@ from rich.console import Console
 from app.data.embedded import database_url
 from app.settings import Settings, load_settings
 from bench.api_args import Variables, pick_arguments, pick_hadith_with_chains
+from bench.cpu_shares import CpuClock
 from bench.load_answers import (
     Configuration,
     Normalize,
@@ -174,7 +175,11 @@ def measure(
             console.print(f"round {number}/{rounds}: {config.name} ...", end=" ")
             if load.warmup:
                 run_wrk(config.url, files[config.name], load, load.warmup, SEED + 1000 + number)
+            clock = CpuClock.now()
             run = parse_wrk(run_wrk(config.url, files[config.name], load, load.seconds, SEED + number))
+            after = CpuClock.now()
+            run.server_cpu_s = after.server_since(clock, config.server.process.pid)
+            run.postgres_cpu_s = after.postgres_since(clock)
             run.rss = config.server.rss_bytes()
             config.runs.append(run)
             console.print(f"{run.rate:,.0f} req/s, p50 {run.p50_ms:.1f} ms, p99 {run.p99_ms:.1f} ms")
@@ -356,7 +361,9 @@ def run(options: Options, settings: Settings, url: str, console: Console) -> Non
         console.print(line)
     console.print(table(configs))
     console.print(
-        "SQL/req: statements per request, as the API reports them (server-timing); RSS: the server's processes "
+        "SQL/req: statements per request, as the API reports them (server-timing); server and PG CPU ms/req: CPU "
+        "time of the server's processes and of PostgreSQL's (all of them) during the timed runs, per answered "
+        "request; RSS: the server's processes "
         "together, the largest reading after a run (the API serves nine configurations); KiB/resp: bytes "
         "read by wrk per response, headers included; bad: responses not 200 or with GraphQL errors, and socket "
         "errors. The floor and PostGraphile answer the anchor request only: the tools' ratios compare each tool "

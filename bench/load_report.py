@@ -2,7 +2,7 @@
 floor and to PostGraphile of the same run."""
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -10,6 +10,7 @@ from rich import box
 from rich.table import Table
 
 from bench.load_answers import Configuration, Role
+from bench.wrk import Run
 
 
 def cpu_model() -> str:
@@ -41,6 +42,11 @@ def statements_per_request(config: Configuration) -> str:
     return f"{sum(run.statements for run in config.runs) / timed:.1f}" if timed else ""
 
 
+def cpu_per_request(config: Configuration, read: Callable[[Run], float]) -> str:
+    """CPU milliseconds per answered request, over every round (`read`: a run's CPU seconds of one party)."""
+    return f"{1000 * sum(read(run) for run in config.runs) / sum(run.requests for run in config.runs):.2f}"
+
+
 def row(config: Configuration, floor_rate: float | None, peer_rate: float | None) -> list[str]:
     rate = config.median(lambda run: run.rate)
     return [
@@ -50,6 +56,8 @@ def row(config: Configuration, floor_rate: float | None, peer_rate: float | None
         f"{config.median(lambda run: run.p50_ms):.1f}",
         f"{config.median(lambda run: run.p99_ms):.1f}",
         statements_per_request(config),
+        cpu_per_request(config, lambda run: run.server_cpu_s),
+        cpu_per_request(config, lambda run: run.postgres_cpu_s),
         f"{max(run.rss for run in config.runs) / 2**20:.0f}",
         f"{sum(run.bytes_read for run in config.runs) / sum(run.requests for run in config.runs) / 1024:.1f}",
         ratio(rate, floor_rate),
@@ -62,7 +70,10 @@ def table(configs: Sequence[Configuration]) -> Table:
     floor_rate, peer_rate = median_rate(configs, "floor"), median_rate(configs, "PostGraphile")
     grid = Table(box=box.MARKDOWN)
     grid.add_column("configuration")
-    headers = ("req/s", "rounds", "p50 ms", "p99 ms", "SQL/req", "RSS MiB", "KiB/resp", "/ floor", "/ PostGraphile")
+    headers = (
+        *("req/s", "rounds", "p50 ms", "p99 ms", "SQL/req", "server CPU ms/req", "PG CPU ms/req"),
+        *("RSS MiB", "KiB/resp", "/ floor", "/ PostGraphile"),
+    )
     for header_text in (*headers, "bad"):
         grid.add_column(header_text, justify="right")
     for config in configs:

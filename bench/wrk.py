@@ -34,6 +34,8 @@ class Run:
     statements: int  # SQL statements reported by the server (server-timing), over `timed` responses
     timed: int  # responses that carried a server-timing header
     rss: int = 0  # the server's, read after the run
+    server_cpu_s: float = 0.0  # CPU seconds the server's processes used during the run
+    postgres_cpu_s: float = 0.0  # CPU seconds PostgreSQL's processes used during the run
 
 
 def installed() -> bool:
