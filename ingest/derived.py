@@ -8,7 +8,8 @@ read without sorting, whatever the list holds in all. The narrators' `occurrence
 `distinct_hadith_count` are counted from those occurrences. The ranks are computed by the server the API reads,
 text compared in its collation; where the tool's order leaves ties (a name form given by two sources), the
 source settles them. The reader's counts and order of collections, books and chapters come last
-(ingest/reading_order.py).
+(ingest/reading_order.py). The search vocabulary's keys (search_term_key) come first: by them the fuzzy search
+finds the terms one letter off a query word.
 """
 
 import asyncpg
@@ -100,7 +101,20 @@ SELECT least_narrator_id, greatest_narrator_id,
  ORDER BY 1, 2, 3
 """
 
+# A term is found by its keys: itself, and itself with any one letter deleted. Two words one letter apart (a
+# letter dropped, added, changed, or two swapped) share a key, so a query word's keys (app/data/search/vocabulary.py)
+# find, by index, every term one letter off it, among a few others.
+SEARCH_TERM_KEY = """
+INSERT INTO search_term_key (language, key, term)
+SELECT language, term, term FROM search_term
+ UNION
+SELECT language, left(term, i - 1) || substr(term, i + 1), term
+  FROM search_term, generate_series(1, char_length(term)) AS i
+ ORDER BY 1, 2, 3
+"""
+
 DERIVED = (
+    SEARCH_TERM_KEY,
     PROFILE_VARIANT,
     PROFILE_ENTRY,
     NARRATOR_OCCURRENCE,

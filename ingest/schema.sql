@@ -63,6 +63,13 @@ CREATE TABLE search_term (                      -- the vocabulary the fuzzy sear
     PRIMARY KEY (language, term)
 );
 
+CREATE TABLE search_term_key (                  -- derived (ingest/derived.py): how the vocabulary is looked up
+    language   text NOT NULL,
+    key        text NOT NULL,                   -- the term itself, or the term with one letter deleted
+    term       text NOT NULL,                   -- search_term.term
+    PRIMARY KEY (language, key, term)
+);
+
 -- corpus -----------------------------------------------------------------------------------------
 
 CREATE TABLE collection (

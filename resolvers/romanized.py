@@ -108,7 +108,7 @@ async def romanized_hits(
     spellings = [_stems(word) for word in words]
     keys = [f"{index} {word.latin}" for index, word in enumerate(words)]  # one per word, said twice or not
     wanted = {key: set(stems) for key, stems in zip(keys, spellings, strict=True)}
-    known = await search.known_words(db, "ar", wanted)
+    known = await search.known_words(db, "ar", wanted, sorted(set().union(*wanted.values())))
     if not (any(word.terms for word in known) if sure else _known_enough(words, known)):
         return [], None
     readings = [_likeliest(word, stems) if word.terms else word for word, stems in zip(known, spellings, strict=True)]

@@ -178,6 +178,7 @@ narrator_search_form = Table(
     _text("source_key"),
 )
 search_term = Table("search_term", metadata, _text("language"), _text("term"), _int("doc_count"))
+search_term_key = Table("search_term_key", metadata, _text("language"), _text("key"), _text("term"))
 narrator_legacy_field = Table(
     "narrator_legacy_field",
     metadata,

@@ -125,6 +125,22 @@ def test_the_public_commentary_view_shows_only_published_validated_passages(
     assert live_count(database_url, "SELECT count(*) FROM commentary_passage") > public
 
 
+def test_each_search_term_is_found_by_itself_and_by_itself_with_one_letter_deleted(
+    imported: ImportReport, database_url: str
+) -> None:
+    terms = fetch(database_url, LIVE_SCHEMA, "SELECT language, term FROM search_term")
+    keys = fetch(database_url, LIVE_SCHEMA, "SELECT language, key, term FROM search_term_key")
+    expected = {
+        (row["language"], key, row["term"])
+        for row in terms
+        for key in {row["term"]} | {row["term"][:i] + row["term"][i + 1 :] for i in range(len(row["term"]))}
+    }
+
+    assert len(terms) > 1000
+    assert {(row["language"], row["key"], row["term"]) for row in keys} == expected
+    assert len(keys) == len(expected)
+
+
 def test_every_gin_index_is_merged_when_the_import_ends(imported: ImportReport, database_url: str) -> None:
     # The server runs no autovacuum here: a pending list the import left would still be there.
     fetch(database_url, "public", "CREATE EXTENSION IF NOT EXISTS pgstattuple SCHEMA public")

@@ -5,7 +5,7 @@ import httpx
 import pytest
 
 from app.data.search.common import ALPHABETS
-from app.data.search.vocabulary import edits, slips
+from app.data.search.vocabulary import edits, near_keys, slips
 from resolvers.search_hadith import NOTHING_FOUND
 from tests.graphql_client import call_tool, nfc, provenance, rows, tool_data
 
@@ -126,6 +126,15 @@ def test_a_short_word_is_corrected_for_a_slip_only() -> None:
     assert "جرل" in slips("جررل", alphabet)  # a letter doubled, taken out
     assert "جرم" not in corrections  # another letter in a letter's place: another word
     assert corrections < edits("جرل", alphabet)
+
+
+@pytest.mark.parametrize("word", ["جرل", "يريبك", "لسانه", "intention", "aa"])
+def test_the_near_keys_of_a_word_find_every_term_one_letter_off_it(word: str) -> None:
+    alphabet = ALPHABETS["fr" if word.isascii() else "ar"]
+    keys = set(near_keys([word]))
+
+    for term in edits(word, alphabet):
+        assert keys & ({term} | {term[:i] + term[i + 1 :] for i in range(len(term))}), term  # search_term_key's
 
 
 async def test_a_french_phrase_finds_bukhari_1_by_its_french_text(client: httpx.AsyncClient) -> None:

@@ -3,13 +3,14 @@ off each (their corrections), which the fuzzy tier looks for."""
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from sqlalchemy import (
     Select,
     String,
     Text,
+    and_,
     any_,
     func,
     literal,
@@ -25,6 +26,10 @@ def _splits(word: str) -> list[tuple[str, str]]:
     return [(word[:i], word[i:]) for i in range(len(word) + 1)]
 
 
+def _deletions(word: str) -> set[str]:
+    return {a + b[1:] for a, b in _splits(word) if b}
+
+
 def slips(word: str, alphabet: str) -> set[str]:
     """The strings `word` can be when it was said or written with one letter dropped (one inserted back),
     one letter doubled (one of the two taken out), or two letters swapped."""
@@ -37,20 +42,29 @@ def slips(word: str, alphabet: str) -> set[str]:
 
 def edits(word: str, alphabet: str) -> set[str]:
     """The strings one deletion, transposition, substitution or insertion away from `word`."""
-    splits = _splits(word)
-    deleted = {a + b[1:] for a, b in splits if b}
-    replaced = {a + ch + b[1:] for a, b in splits if b for ch in alphabet}
-    return slips(word, alphabet) | deleted | replaced
+    replaced = {a + ch + b[1:] for a, b in _splits(word) if b for ch in alphabet}
+    return slips(word, alphabet) | _deletions(word) | replaced
+
+
+def near_keys(words: Iterable[str]) -> list[str]:
+    """The keys (search_term_key) that find each word and every term one letter off it: the word, and the word
+    with any one letter deleted. A term one letter off a word (a letter dropped, added, changed, or two swapped)
+    has one of them among its own keys."""
+    return sorted(set(words).union(*(_deletions(word) for word in words)))
 
 
 @functools.cache
 def vocabulary_statement(language: str) -> Select[Any]:
-    """The terms of `:terms` that the vocabulary of `:language` holds, with their document counts, and
-    whether the text search indexes them (French stop words it does not)."""
-    s = t.search_term
+    """The terms of the vocabulary of `:language` that one of `:keys` finds (search_term_key), with their document
+    counts, and whether the text search indexes them (French stop words it does not)."""
+    s, k = t.search_term, t.search_term_key
     indexed = func.length(func.to_tsvector(text_config(language), s.c.term)) > 0 if language == "fr" else literal(True)
-    return select(s.c.term, s.c.doc_count, indexed.label("indexed")).where(
-        s.c.language == param("language", String), s.c.term == any_(array("terms", Text))
+    found = k.join(s, and_(s.c.language == k.c.language, s.c.term == k.c.term))
+    return (
+        select(s.c.term, s.c.doc_count, indexed.label("indexed"))
+        .select_from(found)
+        .where(k.c.language == param("language", String), k.c.key == any_(array("keys", Text)))
+        .distinct()
     )
 
 
@@ -61,15 +75,17 @@ def wanted_terms(language: str, words: Sequence[str], shortest: int) -> dict[str
     return {word: {word} | (edits if len(word) >= shortest else slips)(word, alphabet) for word in words}
 
 
-def vocabulary_params(language: str, wanted: dict[str, set[str]]) -> dict[str, Any]:
-    return {"language": language, "terms": sorted(set().union(*wanted.values()))}
+def vocabulary_params(language: str, keys: list[str]) -> dict[str, Any]:
+    return {"language": language, "keys": keys}
 
 
 def corrections(wanted: dict[str, set[str]], vocabulary: Sequence[Row]) -> list[FuzzyWord]:
     """Each wanted word with its strings that the vocabulary holds (rows of `vocabulary_statement`), weighted by
     rarity (inverse document frequency). A word the text search does not index (a French stop word) is left out."""
-    counts = {row["term"]: row["doc_count"] for row in vocabulary if row["indexed"]}
-    stop = {row["term"] for row in vocabulary if not row["indexed"]}
+    accepted = set().union(*wanted.values())  # the keys also find terms that no word accepts: they count for nothing
+    rows = [row for row in vocabulary if row["term"] in accepted]
+    counts = {row["term"]: row["doc_count"] for row in rows if row["indexed"]}
+    stop = {row["term"] for row in rows if not row["indexed"]}
     total = max(counts.values(), default=1) + 1
     found = []
     for word, candidates in wanted.items():
@@ -87,11 +103,14 @@ async def fuzzy_words(db: RequestDatabase, language: str, words: Sequence[str], 
     """Each query word with the vocabulary terms one letter off it (words under `shortest` letters: only
     themselves), weighted by rarity (inverse document frequency). A word the text search does not index
     (a French stop word) is left out."""
-    return await known_words(db, language, wanted_terms(language, words, shortest))
+    return await known_words(db, language, wanted_terms(language, words, shortest), near_keys(words))
 
 
-async def known_words(db: RequestDatabase, language: str, wanted: dict[str, set[str]]) -> list[FuzzyWord]:
+async def known_words(
+    db: RequestDatabase, language: str, wanted: dict[str, set[str]], keys: list[str]
+) -> list[FuzzyWord]:
     """Each wanted word with those of its candidate terms that the vocabulary holds, most frequent first (the
-    word itself first when known), weighted by rarity; a French stop word is left out."""
-    rows = await db.fetch(Bound(vocabulary_statement(language), vocabulary_params(language, wanted)))
+    word itself first when known), weighted by rarity; a French stop word is left out. `keys` find them all
+    (search_term_key): the candidate terms themselves, or `near_keys` of words for the terms one letter off."""
+    rows = await db.fetch(Bound(vocabulary_statement(language), vocabulary_params(language, keys)))
     return corrections(wanted, rows)

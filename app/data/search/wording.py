@@ -58,7 +58,7 @@ from app.data.search.common import (
     scope_params,
     text_config,
 )
-from app.data.search.vocabulary import corrections, vocabulary_params, vocabulary_statement, wanted_terms
+from app.data.search.vocabulary import corrections, near_keys, vocabulary_params, vocabulary_statement, wanted_terms
 from app.text import arabic
 
 SHARE_DIGITS = 9  # a fuzzy share's digits: far below what tells two hits apart, far above a float sum's noise
@@ -368,7 +368,8 @@ async def hadith_then_fuzzy_words(
     `wording.words` (as `fuzzy_words` finds them; none when there is no room), in one statement."""
     wanted = wanted_terms(language, wording.words, shortest)
     statement = _wording_statement(language, HADITH_TIERS[:-1], 0, True, ScopeShape.of(scope))
-    params = {**scope_params(scope), **_wording_params(wording), **vocabulary_params(language, wanted)}
+    keys = near_keys(wording.words)
+    params = {**scope_params(scope), **_wording_params(wording), **vocabulary_params(language, keys)}
     rows = await db.fetch(Bound(statement, params))
     hits = _tier_hits([row for row in rows if row["hadith_id"] is not None])
     vocabulary = [row for row in rows if row["hadith_id"] is None]
