@@ -37,6 +37,7 @@ GROWN = {
     "narrator": ("narrator_id", {}),
     "narrator_search_form": ("narrator_id", {}),
 }
+VOCABULARY = ("search_term", "search_term_key")  # every text ten times over: each term in ten times as many
 
 
 def _server(url: str) -> tuple[str, str]:
@@ -102,8 +103,9 @@ async def build(source: str, target: str, times: int) -> None:
             await _grow(conn, table, times, offsets[table])
         for index in indexes:
             await conn.execute(index)
-        await conn.execute(f"UPDATE {SCHEMA}.search_term SET doc_count = doc_count * {times}")
-        await conn.execute(f"VACUUM (ANALYZE) {', '.join(f'{SCHEMA}.{table}' for table in (*GROWN, 'search_term'))}")
+        for vocabulary in VOCABULARY:
+            await conn.execute(f"UPDATE {SCHEMA}.{vocabulary} SET doc_count = doc_count * {times}")
+        await conn.execute(f"VACUUM (ANALYZE) {', '.join(f'{SCHEMA}.{table}' for table in (*GROWN, *VOCABULARY))}")
         counts = {table: await conn.fetchval(f"SELECT count(*) FROM {SCHEMA}.{table}") for table in GROWN}
     finally:
         await conn.close()

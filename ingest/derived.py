@@ -103,13 +103,19 @@ SELECT least_narrator_id, greatest_narrator_id,
 
 # A term is found by its keys: itself, and itself with any one letter deleted. Two words one letter apart (a
 # letter dropped, added, changed, or two swapped) share a key, so a query word's keys (app/data/search/vocabulary.py)
-# find, by index, every term one letter off it, among a few others.
+# find, in one index-only scan, every term one letter off it, among a few others, with its document count and
+# whether the fulltext tier's text search indexes it (the French configuration of the tier leaves stop words out).
 SEARCH_TERM_KEY = """
-INSERT INTO search_term_key (language, key, term)
-SELECT language, term, term FROM search_term
+WITH term AS (
+    SELECT language, term, doc_count,
+           language <> 'fr' OR length(to_tsvector('french_unaccent', term)) > 0 AS indexed
+      FROM search_term
+)
+INSERT INTO search_term_key (language, key, term, doc_count, indexed)
+SELECT language, term, term, doc_count, indexed FROM term
  UNION
-SELECT language, left(term, i - 1) || substr(term, i + 1), term
-  FROM search_term, generate_series(1, char_length(term)) AS i
+SELECT language, left(term, i - 1) || substr(term, i + 1), term, doc_count, indexed
+  FROM term, generate_series(1, char_length(term)) AS i
  ORDER BY 1, 2, 3
 """
 

@@ -63,11 +63,13 @@ CREATE TABLE search_term (                      -- the vocabulary the fuzzy sear
     PRIMARY KEY (language, term)
 );
 
-CREATE TABLE search_term_key (                  -- derived (ingest/derived.py): how the vocabulary is looked up
+CREATE TABLE search_term_key (                  -- derived (ingest/derived.py): the vocabulary, by key
     language   text NOT NULL,
     key        text NOT NULL,                   -- the term itself, or the term with one letter deleted
-    term       text NOT NULL,                   -- search_term.term
-    PRIMARY KEY (language, key, term)
+    term       text NOT NULL,                   -- search_term.term, with its doc_count
+    doc_count  integer NOT NULL,
+    indexed    boolean NOT NULL,                -- the fulltext tier's text search indexes it (no French stop word)
+    PRIMARY KEY (language, key, term) INCLUDE (doc_count, indexed)
 );
 
 -- corpus -----------------------------------------------------------------------------------------

@@ -177,8 +177,15 @@ narrator_search_form = Table(
     _text("source_id"),
     _text("source_key"),
 )
-search_term = Table("search_term", metadata, _text("language"), _text("term"), _int("doc_count"))
-search_term_key = Table("search_term_key", metadata, _text("language"), _text("key"), _text("term"))
+search_term_key = Table(
+    "search_term_key",
+    metadata,
+    _text("language"),
+    _text("key"),
+    _text("term"),
+    _int("doc_count"),
+    Column("indexed", Boolean),
+)
 narrator_legacy_field = Table(
     "narrator_legacy_field",
     metadata,

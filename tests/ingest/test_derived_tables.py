@@ -128,17 +128,20 @@ def test_the_public_commentary_view_shows_only_published_validated_passages(
 def test_each_search_term_is_found_by_itself_and_by_itself_with_one_letter_deleted(
     imported: ImportReport, database_url: str
 ) -> None:
-    terms = fetch(database_url, LIVE_SCHEMA, "SELECT language, term FROM search_term")
-    keys = fetch(database_url, LIVE_SCHEMA, "SELECT language, key, term FROM search_term_key")
+    terms = fetch(database_url, LIVE_SCHEMA, "SELECT language, term, doc_count FROM search_term")
+    keys = fetch(database_url, LIVE_SCHEMA, "SELECT language, key, term, doc_count, indexed FROM search_term_key")
     expected = {
-        (row["language"], key, row["term"])
+        (row["language"], key, row["term"], row["doc_count"])
         for row in terms
         for key in {row["term"]} | {row["term"][:i] + row["term"][i + 1 :] for i in range(len(row["term"]))}
     }
+    unindexed = {(row["language"], row["term"]) for row in keys if not row["indexed"]}
 
     assert len(terms) > 1000
-    assert {(row["language"], row["key"], row["term"]) for row in keys} == expected
+    assert {(row["language"], row["key"], row["term"], row["doc_count"]) for row in keys} == expected
     assert len(keys) == len(expected)
+    assert {("fr", "le"), ("fr", "de")} <= unindexed  # French stop words
+    assert {language for language, _ in unindexed} == {"fr"}
 
 
 def test_every_gin_index_is_merged_when_the_import_ends(imported: ImportReport, database_url: str) -> None:

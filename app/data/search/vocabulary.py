@@ -10,16 +10,13 @@ from sqlalchemy import (
     Select,
     String,
     Text,
-    and_,
     any_,
-    func,
-    literal,
     select,
 )
 
 from app.data import tables as t
 from app.data.database import Bound, RequestDatabase, Row
-from app.data.search.common import ALPHABETS, RARE_TERM, FuzzyWord, array, param, text_config
+from app.data.search.common import ALPHABETS, RARE_TERM, FuzzyWord, array, param
 
 
 def _splits(word: str) -> list[tuple[str, str]]:
@@ -55,16 +52,12 @@ def near_keys(words: Iterable[str]) -> list[str]:
 
 @functools.cache
 def vocabulary_statement(language: str) -> Select[Any]:
-    """The terms of the vocabulary of `:language` that one of `:keys` finds (search_term_key), with their document
-    counts, and whether the text search indexes them (French stop words it does not)."""
-    s, k = t.search_term, t.search_term_key
-    indexed = func.length(func.to_tsvector(text_config(language), s.c.term)) > 0 if language == "fr" else literal(True)
-    found = k.join(s, and_(s.c.language == k.c.language, s.c.term == k.c.term))
-    return (
-        select(s.c.term, s.c.doc_count, indexed.label("indexed"))
-        .select_from(found)
-        .where(k.c.language == param("language", String), k.c.key == any_(array("keys", Text)))
-        .distinct()
+    """The terms of the vocabulary of `:language` that one of `:keys` finds (search_term_key; a term that two keys
+    find comes twice), with their document counts, and whether the text search indexes them (French stop words it
+    does not)."""
+    k = t.search_term_key
+    return select(k.c.term, k.c.doc_count, k.c.indexed).where(
+        k.c.language == param("language", String), k.c.key == any_(array("keys", Text))
     )
 
 
