@@ -2,11 +2,14 @@
 whatever their words, so that PostgreSQL prepares it once per connection; a narrator search, all its
 tiers included, is one statement; a hadith search, two at most, whichever tiers it reaches."""
 
+import re
 from typing import Any
 
+import asyncpg
 import httpx
 import pytest
 
+from tests.conftest import LIVE_SCHEMA
 from tests.graphql_client import execute
 
 NARRATOR = "query ($query: String!) { search_narrator(query: $query) { results { narrator_id match_tier } } }"
@@ -52,6 +55,31 @@ async def test_a_narrator_search_is_one_statement_the_same_for_every_name(
 
     assert [len(each) for each in sent] == [1] * len(NAMES)
     assert len({each[0] for each in sent}) == 1
+
+
+async def _generic_plan(database_url: str, sql: str) -> list[str]:
+    """The plan PostgreSQL makes for `sql` without its parameters' values: the generic plan, which it may keep for a
+    prepared statement it runs often (plan_cache_mode `auto`)."""
+    parameters = max(int(number) for number in re.findall(r"\$(\d+)", sql))
+    conn = await asyncpg.connect(database_url)
+    try:
+        await conn.execute(f"SET search_path TO {LIVE_SCHEMA}, public; SET plan_cache_mode = force_generic_plan")
+        await conn.execute(f"PREPARE searched AS {sql}")
+        plan = await conn.fetch(f"EXPLAIN (COSTS OFF) EXECUTE searched({', '.join(['NULL'] * parameters)})")
+        return [row[0] for row in plan]
+    finally:
+        await conn.close()
+
+
+async def test_the_narrator_statement_reads_every_name_form_through_an_index_whatever_its_parameters(
+    client: httpx.AsyncClient, statements: list[str], database_url: str
+) -> None:
+    # A branch that scanned every name form in the generic plan would cost each search some ten milliseconds more.
+    sent, _ = await _sent(client, statements, NARRATOR, query=NAMES[0])
+    plan = await _generic_plan(database_url, sent[0])
+
+    assert any("Index Scan on search_form_skeleton_idx" in line for line in plan), plan  # the consonant branch
+    assert not [line for line in plan if "Seq Scan on narrator_search_form" in line], plan
 
 
 async def test_an_arabic_hadith_search_sends_the_same_first_statement_for_every_phrase(

@@ -135,13 +135,29 @@ def _similar(filters: _Filters, room: Any) -> Select[Any]:
     return similar.order_by(similarity.desc()).limit(FUZZY_FORMS)
 
 
+def _starting_with_skeleton() -> ColumnElement[bool]:
+    """The form's consonants start with the query's: they sort, byte by byte, from `:skeleton` (included) to
+    `:skeleton_end` (excluded). A range of the skeleton's index (text_pattern_ops) whatever the parameters, where
+    `LIKE :pattern` is one only once the pattern is known: PostgreSQL's generic plan, which it keeps for a
+    statement it runs often, would read every form."""
+    skeleton = t.narrator_search_form.c.skeleton
+    return and_(
+        skeleton.bool_op("~>=~")(param("skeleton", String)), skeleton.bool_op("~<~")(param("skeleton_end", String))
+    )
+
+
+def _after_every_continuation(prefix: str) -> str:
+    """The least string that sorts after every string starting with `prefix` (its last character the next one)."""
+    return prefix[:-1] + chr(ord(prefix[-1]) + 1) if prefix else ""
+
+
 def _consonants(prefix: bool, filters: _Filters, room: Any) -> Select[Any]:
     """The FUZZY_FORMS name forms, of either script, whose consonants are the query's (`:skeleton`) or, with
-    `prefix`, start with them (`:skeleton_prefix`), those with the fewest other consonants first."""
+    `prefix`, start with them, those with the fewest other consonants first."""
     f = t.narrator_search_form
     share = param("skeleton_credit", Float) / func.greatest(func.char_length(f.c.skeleton), 1)
     same = f.c.skeleton == param("skeleton", String)
-    starts = and_(like(f.c.skeleton, "skeleton_prefix"), share >= MIN_SKELETON_SHARE)
+    starts = and_(_starting_with_skeleton(), share >= MIN_SKELETON_SHARE)
     forms = _forms(FUZZY, _name_score(share, f.c.prior), filters).where(room, or_(same, starts) if prefix else same)
     return forms.order_by(func.char_length(f.c.skeleton)).limit(FUZZY_FORMS)
 
@@ -186,7 +202,7 @@ def _name_params(query: str, skeleton: str, scope: NarratorScope) -> dict[str, A
         "length": float(len(query)),
         "script": scope.script,
         "skeleton": skeleton,
-        "skeleton_prefix": f"{escaped(skeleton)}%",
+        "skeleton_end": _after_every_continuation(skeleton),
         "skeleton_credit": SKELETON_CREDIT * len(skeleton),
         "grade_tier": scope.grade_tier,
         "region": scope.region,
