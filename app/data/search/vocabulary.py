@@ -75,14 +75,14 @@ def vocabulary_params(language: str, keys: list[str]) -> dict[str, Any]:
 def corrections(wanted: dict[str, set[str]], vocabulary: Sequence[Row]) -> list[FuzzyWord]:
     """Each wanted word with its strings that the vocabulary holds (rows of `vocabulary_statement`), weighted by
     rarity (inverse document frequency). A word the text search does not index (a French stop word) is left out."""
-    accepted = set().union(*wanted.values())  # the keys also find terms that no word accepts: they count for nothing
-    rows = [row for row in vocabulary if row["term"] in accepted]
-    counts = {row["term"]: row["doc_count"] for row in rows if row["indexed"]}
-    stop = {row["term"] for row in rows if not row["indexed"]}
-    total = max(counts.values(), default=1) + 1
+    counts = {row["term"]: row["doc_count"] for row in vocabulary if row["indexed"]}
+    stop = {row["term"] for row in vocabulary if not row["indexed"]}
+    # The keys also find terms that no word accepts: they count for nothing, in the total either.
+    held = {word: candidates & counts.keys() for word, candidates in wanted.items()}
+    total = max((counts[term] for terms in held.values() for term in terms), default=1) + 1
     found = []
-    for word, candidates in wanted.items():
-        terms = sorted(candidates & counts.keys(), key=lambda term: (term != word, -counts[term]))
+    for word, accepted in held.items():
+        terms = sorted(accepted, key=lambda term: (term != word, -counts[term]))
         # A word weighs by its own frequency; misheard, by its likeliest correction's; unknown, as the rarest.
         frequency = counts[terms[0]] if terms else 1
         if word not in stop:
