@@ -70,6 +70,7 @@ from bench.servers import (
     database_env,
     free_port,
     server,
+    settle,
     stop,
     stop_servers_on_sigterm,
     wait_ready,
@@ -167,14 +168,16 @@ def write_bodies(configs: Sequence[Configuration], folder: Path) -> dict[str, Pa
 
 
 def measure(
-    configs: Sequence[Configuration], files: dict[str, Path], load: Load, rounds: int, console: Console
+    configs: Sequence[Configuration], files: dict[str, Path], load: Load, rounds: int, url: str, console: Console
 ) -> None:
-    """Each configuration in turn, `rounds` times: an untimed warm-up, then the timed run, then its RSS."""
+    """Each configuration in turn, `rounds` times: an untimed warm-up, then the timed run, then its RSS; each run
+    once the statements of the one before have ended (`settle`)."""
     for number in range(1, rounds + 1):
         for config in configs:
             console.print(f"round {number}/{rounds}: {config.name} ...", end=" ")
             if load.warmup:
                 run_wrk(config.url, files[config.name], load, load.warmup, SEED + 1000 + number)
+                settle(url)
             clock = CpuClock.now()
             run = parse_wrk(run_wrk(config.url, files[config.name], load, load.seconds, SEED + number))
             after = CpuClock.now()
@@ -182,6 +185,7 @@ def measure(
             run.postgres_cpu_s = after.postgres_since(clock)
             run.rss = config.server.rss_bytes()
             config.runs.append(run)
+            settle(url)
             console.print(f"{run.rate:,.0f} req/s, p50 {run.p50_ms:.1f} ms, p99 {run.p99_ms:.1f} ms")
 
 
@@ -355,7 +359,7 @@ def run(options: Options, settings: Settings, url: str, console: Console) -> Non
             console.print("wrk is not on PATH (apt-get install -y wrk): the data was checked, nothing timed")
             return
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="isnad-load-")))
-        measure(configs, write_bodies(configs, folder), options.load, options.rounds, console)
+        measure(configs, write_bodies(configs, folder), options.load, options.rounds, url, console)
     console.print()
     for line in header(options, settings, drawn.version, load_before):
         console.print(line)

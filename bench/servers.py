@@ -5,6 +5,7 @@ answer, measured (RSS) and stopped with everything they started.
         ... http://127.0.0.1:{api.port}/graphql ...
 """
 
+import asyncio
 import os
 import re
 import signal
@@ -19,11 +20,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+import asyncpg
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 READY_TIMEOUT_S = 90.0  # PostGraphile introspects the whole schema first
 JSON_HEADERS = {"content-type": "application/json"}
+SETTLE_TIMEOUT_S = 10.0  # at most, for the statements a run left running to end
+RUNNING = (
+    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state = 'active'"
+    " AND backend_type = 'client backend' AND pid <> pg_backend_pid()"
+)
 
 
 @dataclass
@@ -133,6 +140,24 @@ def wait_ready(target: Server) -> str | None:
                 pass
             time.sleep(0.2)
     return f"{target.name} was not ready in {READY_TIMEOUT_S:.0f} s:\n{target.log_tail()}"
+
+
+def settle(url: str) -> None:
+    """Wait, SETTLE_TIMEOUT_S at most, until no statement runs in the database but this check's. wrk stops with a
+    request in flight on each of its connections; a server cancels them, and until their statements end they hold
+    its places and connections, so that the next run's first requests would queue behind them (and, past the
+    admission's wait, be refused for capacity: seen as 503s and a p99 of seconds on the slowest searches)."""
+    asyncio.run(_settle(url))
+
+
+async def _settle(url: str) -> None:
+    connection = await asyncpg.connect(url)
+    try:
+        deadline = time.monotonic() + SETTLE_TIMEOUT_S
+        while await connection.fetchval(RUNNING) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+    finally:
+        await connection.close()
 
 
 def database_env(url: str) -> dict[str, str]:
