@@ -8,12 +8,16 @@ from typing import Any
 import asyncpg
 import httpx
 import pytest
+from sqlalchemy import text
 
-from tests.conftest import LIVE_SCHEMA
+from app.data.database import Bound, RequestDatabase
+from ingest.run import ImportReport
+from tests.conftest import LIVE_SCHEMA, api_settings, serving
 from tests.graphql_client import execute
 
 NARRATOR = "query ($query: String!) { search_narrator(query: $query) { results { narrator_id match_tier } } }"
 HADITH = "query ($query: String!) { search_hadith(query: $query) { results { hadith_id match_method } } }"
+PLANS = text("SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE :narrator")
 HADITH_LIMIT = (
     "query ($query: String!, $limit: Int) { search_hadith(query: $query, limit: $limit) { results { match_method } } }"
 )
@@ -80,6 +84,23 @@ async def test_the_narrator_statement_reads_every_name_form_through_an_index_wha
 
     assert any("Index Scan on search_form_skeleton_idx" in line for line in plan), plan  # the consonant branch
     assert not [line for line in plan if "Seq Scan on narrator_search_form" in line], plan
+
+
+async def test_a_statement_is_planned_once_on_its_connection_not_for_each_search(
+    imported: ImportReport, database_url: str
+) -> None:
+    # Left to choose, PostgreSQL plans a statement for its values on its first five executions at least, and on
+    # every one for the narrator search on the full database, where planning cost a third of each search.
+    async with serving(api_settings(database_url, pool_size=1), database_url) as served:
+        for name in NAMES:
+            await execute(served.client, NARRATOR, query=name)
+        db = RequestDatabase(served.app.state.engine)
+        try:
+            plans = await db.fetch(Bound(PLANS, {"narrator": "%key_hits%"}))
+        finally:
+            await db.close()
+
+    assert [(row["generic_plans"], row["custom_plans"]) for row in plans] == [(len(NAMES), 0)]
 
 
 async def test_an_arabic_hadith_search_sends_the_same_first_statement_for_every_phrase(
