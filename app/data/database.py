@@ -59,10 +59,11 @@ SERVER_KEEPALIVE = {
 }
 # Each statement, prepared once per connection (asyncpg's statement cache), is planned once there without its
 # parameters' values (the generic plan). Left to choose, PostgreSQL planned the narrator search anew on every
-# execution (its estimates favour a plan for the values): 1-1.6 ms of planning for 2.4 ms of execution. The
+# execution (its estimates favour a plan for the values): 0.7-1.6 ms of planning for 2.4 ms of execution. The
 # statements are written so that one plan serves every value (a range of an index, not `LIKE :prefix`; keys
 # unnested with `LIMIT cardinality`), and tests read those plans. Behind a transaction pooler statements are
-# unnamed and planned at each execution whatever this says: there it is left to PostgreSQL (docs/performance.md).
+# unnamed and planned at each execution anyway: the generic plan would save nothing there and lose the values, so
+# it is left to PostgreSQL (docs/production.md).
 ONE_PLAN_PER_STATEMENT = {"plan_cache_mode": "force_generic_plan"}
 AsyncpgDBAPIError = AsyncAdapt_asyncpg_dbapi.Error  # what SQLAlchemy makes of asyncpg's errors as a connection opens
 SQL_LOG = logging.getLogger("isnad_graphql.sql")  # every statement at DEBUG, its record's `arguments` too
