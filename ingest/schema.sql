@@ -220,6 +220,7 @@ CREATE TABLE narrator_search_form (             -- every name form the narrator 
 CREATE INDEX search_form_key_trgm_idx ON narrator_search_form USING gin (search_key gin_trgm_ops);
 CREATE INDEX search_form_words_idx ON narrator_search_form USING gin (string_to_array(search_key, ' '));  -- fulltext tier
 CREATE INDEX search_form_skeleton_idx ON narrator_search_form (skeleton text_pattern_ops);
+CREATE INDEX search_form_key_idx ON narrator_search_form (search_key, script);  -- exact tier
 -- The planner tries each trigram operator of the search (<%) on the column's statistics at every execution:
 -- a short sample keeps that planning cheap (2 ms per search with the default 100).
 ALTER TABLE narrator_search_form ALTER COLUMN search_key SET STATISTICS 10;

@@ -5,10 +5,11 @@ import logging
 import os
 import shutil
 import tempfile
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -77,19 +78,23 @@ class Served:
 
 
 class _Recorder(logging.Handler):
-    def __init__(self, seen: list[str]) -> None:
+    def __init__(self, seen: list[str], arguments: list[Sequence[Any]] | None) -> None:
         super().__init__(logging.DEBUG)
         self.seen = seen
+        self.arguments = arguments
 
     def emit(self, record: logging.LogRecord) -> None:
         self.seen.append(record.getMessage())
+        if self.arguments is not None:
+            self.arguments.append(record.__dict__["arguments"])
 
 
 @contextmanager
-def recording() -> Iterator[list[str]]:
-    """Every SQL statement the API sends meanwhile (its `isnad_graphql.sql` log, at DEBUG)."""
+def recording(arguments: list[Sequence[Any]] | None = None) -> Iterator[list[str]]:
+    """Every SQL statement the API sends meanwhile (its `isnad_graphql.sql` log, at DEBUG), and into
+    `arguments`, when given, the arguments of each."""
     seen: list[str] = []
-    handler, level = _Recorder(seen), SQL_LOG.level
+    handler, level = _Recorder(seen, arguments), SQL_LOG.level
     SQL_LOG.addHandler(handler)
     SQL_LOG.setLevel(logging.DEBUG)
     try:

@@ -2,7 +2,10 @@
 whatever their words, so that PostgreSQL prepares it once per connection; a narrator search, all its
 tiers included, is one statement; a hadith search, two at most, whichever tiers it reaches."""
 
+import json
 import re
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
 import asyncpg
@@ -12,10 +15,18 @@ from sqlalchemy import text
 
 from app.data.database import Bound, RequestDatabase
 from ingest.run import ImportReport
-from tests.conftest import LIVE_SCHEMA, api_settings, serving
+from tests.conftest import LIVE_SCHEMA, api_settings, recording, serving
 from tests.graphql_client import execute
 
 NARRATOR = "query ($query: String!) { search_narrator(query: $query) { results { narrator_id match_tier } } }"
+NARRATOR_LIMIT = (
+    "query ($query: String!, $limit: Int) { search_narrator(query: $query, limit: $limit) { results { match_tier } } }"
+)
+# The Arabic name key that most narrators hold as one of their forms (two at least), on the imported data.
+SHARED_KEY = (
+    "SELECT search_key FROM narrator_search_form WHERE script = 'ar' GROUP BY search_key HAVING count(*) > 1"
+    " ORDER BY count(*) DESC, search_key LIMIT 1"
+)
 HADITH = "query ($query: String!) { search_hadith(query: $query) { results { hadith_id match_method } } }"
 PLANS = text("SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE :narrator")
 HADITH_LIMIT = (
@@ -61,18 +72,26 @@ async def test_a_narrator_search_is_one_statement_the_same_for_every_name(
     assert len({each[0] for each in sent}) == 1
 
 
+@asynccontextmanager
+async def _connected(database_url: str) -> AsyncIterator[asyncpg.Connection]:
+    """A connection of the test's own on the live schema."""
+    conn = await asyncpg.connect(database_url)
+    try:
+        await conn.execute(f"SET search_path TO {LIVE_SCHEMA}, public")
+        yield conn
+    finally:
+        await conn.close()
+
+
 async def _generic_plan(database_url: str, sql: str) -> list[str]:
     """The plan PostgreSQL makes for `sql` without its parameters' values: the generic plan, which it may keep for a
     prepared statement it runs often (plan_cache_mode `auto`)."""
     parameters = max(int(number) for number in re.findall(r"\$(\d+)", sql))
-    conn = await asyncpg.connect(database_url)
-    try:
-        await conn.execute(f"SET search_path TO {LIVE_SCHEMA}, public; SET plan_cache_mode = force_generic_plan")
+    async with _connected(database_url) as conn:
+        await conn.execute("SET plan_cache_mode = force_generic_plan")
         await conn.execute(f"PREPARE searched AS {sql}")
         plan = await conn.fetch(f"EXPLAIN (COSTS OFF) EXECUTE searched({', '.join(['NULL'] * parameters)})")
         return [row[0] for row in plan]
-    finally:
-        await conn.close()
 
 
 async def test_the_narrator_statement_reads_every_name_form_through_an_index_whatever_its_parameters(
@@ -83,7 +102,39 @@ async def test_the_narrator_statement_reads_every_name_form_through_an_index_wha
     plan = await _generic_plan(database_url, sent[0])
 
     assert any("Index Scan on search_form_skeleton_idx" in line for line in plan), plan  # the consonant branch
+    assert any("Index Scan using search_form_key_idx" in line for line in plan), plan  # the exact tier
     assert not [line for line in plan if "Seq Scan on narrator_search_form" in line], plan
+
+
+def _nodes(plan: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    yield plan
+    for child in plan.get("Plans", []):
+        yield from _nodes(child)
+
+
+async def _executed(database_url: str, sql: str, arguments: Sequence[Any]) -> list[dict[str, Any]]:
+    """The nodes of the plan of `sql` as it ran with `arguments` (EXPLAIN ANALYZE)."""
+    async with _connected(database_url) as conn:
+        explained = json.loads(await conn.fetchval(f"EXPLAIN (ANALYZE, FORMAT JSON) {sql}", *arguments))
+        return list(_nodes(explained[0]["Plan"]))
+
+
+async def test_a_name_that_fills_the_limit_with_exact_hits_reads_no_other_name_form(
+    client: httpx.AsyncClient, database_url: str
+) -> None:
+    # The other key tiers read every form that holds the query (thousands for a common name), then keep none.
+    async with _connected(database_url) as conn:
+        key = str(await conn.fetchval(SHARED_KEY))
+    arguments: list[Sequence[Any]] = []
+    with recording(arguments) as sent:
+        body = await execute(client, NARRATOR_LIMIT, query=key, limit=1)
+    nodes = await _executed(database_url, sent[0], arguments[0])
+    by_index = {(node.get("Index Name"), node.get("Index Cond", "")): node["Actual Loops"] for node in nodes}
+
+    assert [hit["match_tier"] for hit in body["data"]["search_narrator"]["results"]] == ["exact"]
+    assert [loops for (index, _), loops in by_index.items() if index == "search_form_key_idx"] == [1]
+    assert [loops for (index, cond), loops in by_index.items() if index == "search_form_key_trgm_idx" and "~~" in cond]
+    assert all(loops == 0 for (index, _), loops in by_index.items() if index == "search_form_key_trgm_idx")
 
 
 async def test_a_statement_is_planned_once_on_its_connection_not_for_each_search(

@@ -101,20 +101,29 @@ def _share() -> ColumnElement[Any]:
     return param("length", Float) / func.greatest(func.char_length(key), 1)
 
 
+def _exact_forms(filters: _Filters) -> Any:
+    """The narrators one of whose name forms is the key `:query` itself (exact), by its index."""
+    f = t.narrator_search_form
+    exact = and_(f.c.search_key == param("query", String), f.c.script == param("script", String))
+    return _forms(literal(0), literal(1.0, Float), filters).where(exact).cte("exact_forms")
+
+
 def _key_hits(filters: _Filters) -> Any:
     """The narrators whose name form matches the key `:query` in the first tiers: the key itself (exact),
     its words starting the form (prefix: `:prefix`, whole words: «بن عمر» is no prefix of «بن عمرو»),
     within the form (substring: `:substring`), every word of it a word of the form, in any order
-    (fulltext: `:words`). Each narrator is in his best tier, by his best form there."""
+    (fulltext: `:words`). Each narrator is in his best tier, by his best form there. The other forms are
+    read only when the exact ones leave room under `:most` (`room`: checked once, before any row is read)."""
     f = t.narrator_search_form
     key = f.c.search_key
-    exact = key == param("query", String)
-    tier = case((exact, 0), (like(key, "prefix"), 1), (like(key, "substring"), 2), else_=3)
-    score = case((exact, literal(1.0)), else_=_name_score(_share(), f.c.prior))
+    exact = _exact_forms(filters)
+    room = select(func.count()).select_from(exact).scalar_subquery() < param("most", Integer)
+    tier = case((like(key, "prefix"), 1), (like(key, "substring"), 2), else_=3)
     words = func.string_to_array(key, literal_column("' '")).op("@>")(array("words", Text))
-    condition = and_(f.c.script == param("script", String), or_(like(key, "substring"), words))
-    forms = _forms(tier, score, filters).where(condition).subquery()
-    return _best_of_each(forms).cte("key_hits")
+    matched = or_(like(key, "substring"), words)
+    condition = and_(room, f.c.script == param("script", String), key != param("query", String), matched)
+    others = _forms(tier, _name_score(_share(), f.c.prior), filters).where(condition)
+    return _best_of_each(union_all(select(exact), others).subquery()).cte("key_hits")
 
 
 def _similar(filters: _Filters, room: Any) -> Select[Any]:
