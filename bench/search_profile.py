@@ -6,6 +6,11 @@ Sends each query as one search_hadith (or search_narrator) request to the app in
 ISNAD_DATABASE_URL, else the embedded PostgreSQL; every statement the request runs is first run as
 `EXPLAIN (ANALYZE, BUFFERS)` with the same arguments, and its plan printed. What the profile of a
 slow query shows, never a test.
+
+The plan is the one the API's session runs: the statement is prepared there and executed by EXPLAIN, so that
+PostgreSQL plans it as it plans the API's own (generic once `plan_cache_mode = force_generic_plan`, which the API
+asks for on a direct connection). EXPLAIN of the statement's text with its arguments would plan it for their
+values, a plan the API does not run: for a formula phrase it read the fulltext tier by a sequential scan.
 """
 
 import argparse
@@ -14,6 +19,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+import asyncpg
 import httpx
 from rich.console import Console
 
@@ -26,6 +32,17 @@ from bench.search_bench import DOCUMENTS
 OUT = Console(width=240, highlight=False, soft_wrap=True)
 
 
+async def _literals(driver: asyncpg.Connection, sql: str, arguments: Sequence[Any]) -> list[str]:
+    """Each argument of `sql` as a literal of its parameter's type, as PostgreSQL writes it (EXECUTE takes no
+    parameters of its own)."""
+    kinds = [await driver.fetchval("SELECT format_type($1, NULL)", kind.oid) for kind in
+             (await driver.prepare(sql)).get_parameters()]  # fmt: skip
+    return [
+        f"{await driver.fetchval(f'SELECT quote_nullable($1::{kind}::text)', value)}::{kind}"
+        for kind, value in zip(kinds, arguments, strict=True)
+    ]
+
+
 @contextmanager
 def explained() -> Iterator[None]:
     """While the block runs, every statement is run as EXPLAIN (ANALYZE, BUFFERS) first, its plan printed."""
@@ -33,7 +50,12 @@ def explained() -> Iterator[None]:
 
     async def explaining(connection: Any, plan: Any, params: Mapping[str, Any]) -> Any:
         driver = connection.driver_connection
-        rows = await driver.fetch(f"EXPLAIN (ANALYZE, BUFFERS) {plan.sql}", *plan.arguments(params))
+        await driver.execute(f"PREPARE profiled AS {plan.sql}")
+        try:
+            values = ", ".join(await _literals(driver, plan.sql, plan.arguments(params)))
+            rows = await driver.fetch(f"EXPLAIN (ANALYZE, BUFFERS) EXECUTE profiled({values})")
+        finally:
+            await driver.execute("DEALLOCATE profiled")
         OUT.print("\n".join(row[0] for row in rows), end="\n\n", markup=False)
         return await run(connection, plan, params)
 
