@@ -43,19 +43,26 @@ async def _literals(driver: asyncpg.Connection, sql: str, arguments: Sequence[An
     ]
 
 
+async def explained_as_run(
+    driver: asyncpg.Connection, sql: str, arguments: Sequence[Any], options: str = "ANALYZE, BUFFERS"
+) -> list[asyncpg.Record]:
+    """`EXPLAIN (options)` of `sql` run with `arguments` as a prepared statement of the session: planned as the
+    session plans its own (generic under `plan_cache_mode = force_generic_plan`), not for the arguments' values."""
+    await driver.execute(f"PREPARE profiled AS {sql}")
+    try:
+        values = ", ".join(await _literals(driver, sql, arguments))
+        return await driver.fetch(f"EXPLAIN ({options}) EXECUTE profiled({values})")
+    finally:
+        await driver.execute("DEALLOCATE profiled")
+
+
 @contextmanager
 def explained() -> Iterator[None]:
     """While the block runs, every statement is run as EXPLAIN (ANALYZE, BUFFERS) first, its plan printed."""
     run = database._run
 
     async def explaining(connection: Any, plan: Any, params: Mapping[str, Any]) -> Any:
-        driver = connection.driver_connection
-        await driver.execute(f"PREPARE profiled AS {plan.sql}")
-        try:
-            values = ", ".join(await _literals(driver, plan.sql, plan.arguments(params)))
-            rows = await driver.fetch(f"EXPLAIN (ANALYZE, BUFFERS) EXECUTE profiled({values})")
-        finally:
-            await driver.execute("DEALLOCATE profiled")
+        rows = await explained_as_run(connection.driver_connection, plan.sql, plan.arguments(params))
         OUT.print("\n".join(row[0] for row in rows), end="\n\n", markup=False)
         return await run(connection, plan, params)
 

@@ -14,6 +14,7 @@ import pytest
 from sqlalchemy import text
 
 from app.data.database import Bound, RequestDatabase
+from bench.search_profile import explained_as_run
 from ingest.run import ImportReport
 from tests.conftest import LIVE_SCHEMA, api_settings, recording, serving
 from tests.graphql_client import execute
@@ -113,10 +114,11 @@ def _nodes(plan: dict[str, Any]) -> Iterator[dict[str, Any]]:
 
 
 async def _executed(database_url: str, sql: str, arguments: Sequence[Any]) -> list[dict[str, Any]]:
-    """The nodes of the plan of `sql` as it ran with `arguments` (EXPLAIN ANALYZE)."""
+    """The nodes of the plan of `sql` as it ran with `arguments`, generic as the API's (EXPLAIN ANALYZE)."""
     async with _connected(database_url) as conn:
-        explained = json.loads(await conn.fetchval(f"EXPLAIN (ANALYZE, FORMAT JSON) {sql}", *arguments))
-        return list(_nodes(explained[0]["Plan"]))
+        await conn.execute("SET plan_cache_mode = force_generic_plan")
+        rows = await explained_as_run(conn, sql, arguments, "ANALYZE, FORMAT JSON")
+        return list(_nodes(json.loads(rows[0][0])[0]["Plan"]))
 
 
 async def test_a_name_that_fills_the_limit_with_exact_hits_reads_no_other_name_form(
