@@ -103,7 +103,7 @@ async def test_the_narrator_statement_reads_every_name_form_through_an_index_wha
     plan = await _generic_plan(database_url, sent[0])
 
     assert any("Index Scan on search_form_skeleton_idx" in line for line in plan), plan  # the consonant branch
-    assert any("Index Scan using search_form_key_idx" in line for line in plan), plan  # the exact tier
+    assert any("search_form_key_idx" in line for line in plan), plan  # the exact tier (an index or a bitmap scan)
     assert not [line for line in plan if "Seq Scan on narrator_search_form" in line], plan
 
 
