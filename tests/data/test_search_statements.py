@@ -75,10 +75,10 @@ async def test_a_narrator_search_is_one_statement_the_same_for_every_name(
 
 @asynccontextmanager
 async def _connected(database_url: str) -> AsyncIterator[asyncpg.Connection]:
-    """A connection of the test's own on the live schema."""
+    """A connection of the test's own on the live schema, planning prepared statements generically as the API's."""
     conn = await asyncpg.connect(database_url)
     try:
-        await conn.execute(f"SET search_path TO {LIVE_SCHEMA}, public")
+        await conn.execute(f"SET search_path TO {LIVE_SCHEMA}, public; SET plan_cache_mode = force_generic_plan")
         yield conn
     finally:
         await conn.close()
@@ -89,7 +89,6 @@ async def _generic_plan(database_url: str, sql: str) -> list[str]:
     prepared statement it runs often (plan_cache_mode `auto`)."""
     parameters = max(int(number) for number in re.findall(r"\$(\d+)", sql))
     async with _connected(database_url) as conn:
-        await conn.execute("SET plan_cache_mode = force_generic_plan")
         await conn.execute(f"PREPARE searched AS {sql}")
         plan = await conn.fetch(f"EXPLAIN (COSTS OFF) EXECUTE searched({', '.join(['NULL'] * parameters)})")
         return [row[0] for row in plan]
@@ -116,7 +115,6 @@ def _nodes(plan: dict[str, Any]) -> Iterator[dict[str, Any]]:
 async def _executed(database_url: str, sql: str, arguments: Sequence[Any]) -> list[dict[str, Any]]:
     """The nodes of the plan of `sql` as it ran with `arguments`, generic as the API's (EXPLAIN ANALYZE)."""
     async with _connected(database_url) as conn:
-        await conn.execute("SET plan_cache_mode = force_generic_plan")
         rows = await explained_as_run(conn, sql, arguments, "ANALYZE, FORMAT JSON")
         return list(_nodes(json.loads(rows[0][0])[0]["Plan"]))
 

@@ -158,6 +158,12 @@ def best_of(found: Any, most: int) -> Any:
     return select(found).order_by(found.c.share.desc(), found.c.hadith_id).limit(most).subquery()
 
 
+def leaves_room(rows: Any) -> ColumnElement[bool]:
+    """`rows` (a CTE) holds fewer than `:most`: a condition PostgreSQL checks once, before any row of what it gates
+    is read."""
+    return select(func.count()).select_from(rows).scalar_subquery() < param("most", Integer)
+
+
 def room_left(earlier: Sequence[Any]) -> ColumnElement[Any]:
     """What the earlier tiers of the statement (`earlier`: their CTEs) left of `:most`."""
     left: ColumnElement[Any] = param("most", Integer)

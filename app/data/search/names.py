@@ -27,7 +27,7 @@ from app.data import tables as t
 from app.data.database import FUZZY_NAME_THRESHOLD, Bound, RequestDatabase, Row
 from app.data.narrators import narrator_record
 from app.data.records import NarratorHitRecord
-from app.data.search.common import array, escaped, like, param
+from app.data.search.common import array, escaped, leaves_room, like, param
 
 NAME_MATCH_WEIGHT = 0.6  # of a narrator score (not exact): the match; the rest is the prior
 FUZZY_FORMS = 100  # name forms each fuzzy branch reads at most (the most similar first)
@@ -117,7 +117,7 @@ def _key_hits(filters: _Filters) -> Any:
     f = t.narrator_search_form
     key = f.c.search_key
     exact = _exact_forms(filters)
-    room = select(func.count()).select_from(exact).scalar_subquery() < param("most", Integer)
+    room = leaves_room(exact)
     tier = case((like(key, "prefix"), 1), (like(key, "substring"), 2), else_=3)
     words = func.string_to_array(key, literal_column("' '")).op("@>")(array("words", Text))
     matched = or_(like(key, "substring"), words)
@@ -176,8 +176,7 @@ def _fuzzy_hits(skeleton: int, filters: _Filters, key_hits: Any) -> Any:
     (`room`: checked once, before any row is read); the consonant branch when the query has MIN_SKELETON
     consonants (`skeleton`: how many it has, up to MIN_SKELETON_PREFIX)."""
     f = t.narrator_search_form
-    found = select(func.count()).select_from(key_hits).scalar_subquery() < param("most", Integer)
-    room = and_(found, f.c.narrator_id.not_in(select(key_hits.c.narrator_id)))
+    room = and_(leaves_room(key_hits), f.c.narrator_id.not_in(select(key_hits.c.narrator_id)))
     branches = [_similar(filters, room)]
     if skeleton >= MIN_SKELETON:
         branches.append(_consonants(skeleton >= MIN_SKELETON_PREFIX, filters, room))

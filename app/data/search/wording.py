@@ -53,6 +53,7 @@ from app.data.search.common import (
     hit_record,
     in_scope,
     kept_tier,
+    leaves_room,
     like,
     param,
     scope_params,
@@ -312,7 +313,7 @@ def _with_vocabulary(language: str, hits: Any, statement: Select[Any]) -> Compou
     """The rows of `statement`, then those of the vocabulary statement (`vocabulary_statement`), read only
     when the hits leave room under `:most`; each kind of row has the other's columns, empty."""
     vocabulary = vocabulary_statement(language).subquery()
-    room = select(func.count()).select_from(hits).scalar_subquery() < param("most", Integer)
+    room = leaves_room(hits)
     hit_rows = statement.add_columns(*(null().label(column.key) for column in vocabulary.c))
     empty = (null().label(column.key) for column in statement.selected_columns)
     return union_all(hit_rows, select(*empty, *vocabulary.c).where(room))
