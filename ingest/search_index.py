@@ -8,8 +8,9 @@ writes apart («أبو هريرة - عبد الرحمن بن صخر الدوسي
 mentions located in the text at chain nodes whose mention names their narrator (confirmed, or probable
 as a homonym's name too: the isnad's own «الزهري», «ابن شهاب», «سفيان»), kept when a narrator is named
 so at least MIN_MENTIONS times, the mention names him in at least MIN_MENTION_SHARE of those occurrences,
-and it is more than a kinship pronoun («أبيه») or a lone particle («ابن»). `prior` ranks narrators who
-occur in more chains first when names tie: log(1 + chain nodes) / log(1 + the largest count).
+and it is more than a kinship pronoun («أبيه») or a lone particle («ابن», app.text.arabic.NAME_PARTICLES).
+`prior` ranks narrators who occur in more chains first when names tie: log(1 + chain nodes) / log(1 + the
+largest count).
 """
 
 import math
@@ -25,7 +26,6 @@ from ingest.isnad_parser import is_kinship_pronoun
 
 MIN_MENTIONS = 3
 MIN_MENTION_SHARE = 0.5
-PARTICLES = frozenset({"بن", "ابو", "ام", "بنت", "ذو"})  # a mention of one of these words alone names nobody
 MENTION_KIND = "chain_mention"
 MENTION_SOURCE = chain_alignment.SOURCE  # the dataset chains' nodes, as the project places and reads them
 _PARTS = re.compile(r"\s+-\s+|[,،/()]")
@@ -102,7 +102,7 @@ def _mention_forms(ctx: ImportContext) -> Iterator[Row]:
         named[key[1]] += 1
     for (narrator, name), forms in written.items():
         count = sum(forms.values())
-        if name not in PARTICLES and count >= MIN_MENTIONS and count / named[name] >= MIN_MENTION_SHARE:
+        if name not in arabic.NAME_PARTICLES and count >= MIN_MENTIONS and count / named[name] >= MIN_MENTION_SHARE:
             yield {
                 "narrator_id": narrator,
                 "form": forms.most_common(1)[0][0],

@@ -58,6 +58,7 @@ MIN_STEM = 3
 # name_key: the case forms of ابو and ذو (the isnad writes «عن أبي هريرة»), ابن written بن, and عبد
 # written apart from the name it governs.
 _NAME_WORDS = {"ابي": "ابو", "ابا": "ابو", "ذي": "ذو", "ذا": "ذو", "ابن": "بن"}
+NAME_PARTICLES = frozenset({"بن", "ابو", "ام", "بنت", "ذو"})  # a name's words of kinship, each in its one case
 _ACCUSATIVE_ALIF = re.compile(r"(?:\u064b\u0651?ا|ا\u064b)(?=\s|$)")  # «أنسًا», «عليًّا» either mark first
 _JOINED_ABD = re.compile(r"(?<!\S)عبد(?=ال\S)")
 

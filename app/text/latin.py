@@ -36,6 +36,7 @@ _WORDS = {
     **dict.fromkeys(("abu", "abou", "aboo", "abo", "abi", "aby", "aba"), "abu"),
     **dict.fromkeys(("umm", "um", "oum", "oumm", "omm"), "umm"),
 }
+NAME_PARTICLES = frozenset(_WORDS.values())  # a name's words of kinship, as `name_key` writes them
 # (pattern, replacement) applied in order to each word.
 _SPELLINGS = (
     (re.compile(r"ou|oo|o"), "u"),

@@ -137,6 +137,23 @@ async def test_a_name_that_fills_the_limit_with_exact_hits_reads_no_other_name_f
     assert all(loops == 0 for (index, _), loops in by_index.items() if index == "search_form_key_trgm_idx")
 
 
+async def test_the_key_tiers_read_the_trigram_index_by_the_query_words_alone_then_compare_the_form(
+    client: httpx.AsyncClient, database_url: str
+) -> None:
+    # The trigrams of a particle («  ب», « بن», «بن ») are in nearly every form: the index reads the other words in
+    # order (`%عبد%الله%عمر%`), and the whole query is compared with each form it finds, outside the index.
+    arguments: list[Sequence[Any]] = []
+    with recording(arguments) as sent:
+        await execute(client, NARRATOR, query=NAMES[0])
+    number = {value: index + 1 for index, value in enumerate(arguments[0]) if isinstance(value, str)}
+    nodes = await _executed(database_url, sent[0], arguments[0])
+    liked = [node["Index Cond"] for node in nodes if "~~" in node.get("Index Cond", "")]
+    compared = [node["Filter"] for node in nodes if "textlike" in node.get("Filter", "")]
+
+    assert liked == [f"(search_key ~~ like_escape((${number['%عبد%الله%عمر%']})::text, '/'::text))"]
+    assert len(compared) == 1 and f"like_escape((${number['%عبد الله بن عمر%']})::text" in compared[0]
+
+
 async def test_a_statement_is_planned_once_on_its_connection_not_for_each_search(
     imported: ImportReport, database_url: str
 ) -> None:

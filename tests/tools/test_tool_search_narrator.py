@@ -95,6 +95,19 @@ async def test_every_hit_is_an_inference_naming_the_form_that_matched(client: ht
             assert all(word in matched for word in query.split())
 
 
+async def test_a_name_cut_inside_its_first_and_last_words_is_found_within_longer_forms(
+    client: httpx.AsyncClient,
+) -> None:
+    # «حيي بن سعي»: the trigram index reads the words in order, and the form itself decides the substring tier.
+    cut = normalize(YAHYA_BIN_SAID)[1:-1]
+    answer = await tool_data(client, "search_narrator", query=cut, limit=20)
+
+    within = [h for h in answer["results"] if h["match_tier"] == "substring"]
+    assert within
+    for hit in within:
+        assert cut in normalize(hit["provenance"][1]["locator"].removeprefix("name form: "))
+
+
 async def test_the_exact_transliteration_of_yahya_al_ansari_ranks_him_first(client: httpx.AsyncClient) -> None:
     answer = await tool_data(client, "search_narrator", query="Yahya bin Said al-Ansari")
 

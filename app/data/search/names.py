@@ -28,6 +28,7 @@ from app.data.database import FUZZY_NAME_THRESHOLD, Bound, RequestDatabase, Row
 from app.data.narrators import narrator_record
 from app.data.records import NarratorHitRecord
 from app.data.search.common import array, escaped, leaves_room, like, param
+from app.text import arabic, latin
 
 NAME_MATCH_WEIGHT = 0.6  # of a narrator score (not exact): the match; the rest is the prior
 FUZZY_FORMS = 100  # name forms each fuzzy branch reads at most (the most similar first)
@@ -37,6 +38,7 @@ MIN_SKELETON_PREFIX = 4  # consonants it needs before a name form may merely sta
 MIN_SKELETON_SHARE = 0.35  # ... and the credit (SKELETON_CREDIT x its share of the form's consonants) needed
 NAME_TIERS = ("exact", "prefix", "substring", "fulltext", "fuzzy")  # best first
 FUZZY = literal(NAME_TIERS.index("fuzzy"))
+NAME_PARTICLES = arabic.NAME_PARTICLES | latin.NAME_PARTICLES
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,36 @@ def _exact_forms(filters: _Filters) -> Any:
     return _forms(literal(0), literal(1.0, Float), filters).where(exact).cte("exact_forms")
 
 
+def _holds_unindexed(value: ColumnElement[Any], name: str) -> ColumnElement[Any]:
+    """`value LIKE :name`, as a function call that the planner does not read through an index: the trigram index
+    reads the `:probe` instead, then each form it finds is compared with `:name` itself."""
+    return func.textlike(value, func.like_escape(param(name, String), literal_column("'/'")))
+
+
+def _probe_piece(words: list[str], at: int) -> str:
+    """A word of the query as the probe writes it: a particle left out; a word of three letters or more alone,
+    its trigrams within it; a shorter one with the spaces around it in the query, its only trigrams at its edges."""
+    word = escaped(words[at])
+    if words[at] in NAME_PARTICLES:
+        return ""
+    if len(words[at]) >= 3:
+        return word
+    return f"{' ' if at > 0 else ''}{word}{' ' if at < len(words) - 1 else ''}"
+
+
+def _probe(query: str) -> str:
+    """The LIKE pattern the trigram index reads for the key tiers: the query's words in its order, anything between
+    them, which every form holding the query holds. It leaves out the trigrams the index reads at length for little:
+    the particles' («بن», «ابو», «ibn»), in nearly every form, and a long word's edges («  ا», « ال»). The index finds
+    the forms holding all of a pattern's trigrams by reading, for each form holding its rarest one, where every other
+    one stands. A query that leaves no trigram this way (a particle alone) is read as it is."""
+    words = query.split()
+    pieces = [piece for at in range(len(words)) if (piece := _probe_piece(words, at))]
+    if not any(len(piece.strip()) >= 3 or piece != piece.strip() for piece in pieces):
+        return f"%{escaped(query)}%"
+    return f"%{'%'.join(pieces)}%"
+
+
 def _key_hits(filters: _Filters) -> Any:
     """The narrators whose name form matches the key `:query` in the first tiers: the key itself (exact),
     its words starting the form (prefix: `:prefix`, whole words: «بن عمر» is no prefix of «بن عمرو»),
@@ -120,7 +152,7 @@ def _key_hits(filters: _Filters) -> Any:
     room = leaves_room(exact)
     tier = case((like(key, "prefix"), 1), (like(key, "substring"), 2), else_=3)
     words = func.string_to_array(key, literal_column("' '")).op("@>")(array("words", Text))
-    matched = or_(like(key, "substring"), words)
+    matched = or_(and_(like(key, "probe"), _holds_unindexed(key, "substring")), words)
     condition = and_(room, f.c.script == param("script", String), key != param("query", String), matched)
     others = _forms(tier, _name_score(_share(), f.c.prior), filters).where(condition)
     return _best_of_each(union_all(select(exact), others).subquery()).cte("key_hits")
@@ -206,6 +238,7 @@ def _name_params(query: str, skeleton: str, scope: NarratorScope) -> dict[str, A
         "query": query,
         "prefix": f"{escaped(query)} %",
         "substring": f"%{escaped(query)}%",
+        "probe": _probe(query),
         "words": query.split(),
         "length": float(len(query)),
         "script": scope.script,
