@@ -132,12 +132,11 @@ def _probe(query: str) -> str:
     them, which every form holding the query holds. It leaves out the trigrams the index reads at length for little:
     the particles' («بن», «ابو», «ibn»), in nearly every form, and a long word's edges («  ا», « ال»). The index finds
     the forms holding all of a pattern's trigrams by reading, for each form holding its rarest one, where every other
-    one stands. A query that leaves no trigram this way (a particle alone) is read as it is."""
+    one stands. A query of particles alone is read as it is (a pattern with no trigram would read the whole index);
+    a lone word of one or two letters is its own probe."""
     words = query.split()
     pieces = [piece for at in range(len(words)) if (piece := _probe_piece(words, at))]
-    if not any(len(piece.strip()) >= 3 or piece != piece.strip() for piece in pieces):
-        return f"%{escaped(query)}%"
-    return f"%{'%'.join(pieces)}%"
+    return f"%{'%'.join(pieces)}%" if pieces else f"%{escaped(query)}%"
 
 
 def _key_hits(filters: _Filters) -> Any:
