@@ -200,3 +200,11 @@ def hit_record(row: Row) -> HadithHitRecord:
 def text_config(language: str) -> ColumnElement[Any]:
     """The text search configuration of the fulltext tier in `language`."""
     return literal_column(f"'{CONFIGS[language]}'::regconfig")
+
+
+def once(value: ColumnElement[Any]) -> ColumnElement[Any]:
+    """`value`, computed once per statement (an InitPlan). PostgreSQL folds a function of constants when it
+    plans, but in the generic plan it keeps for a statement it runs often, a function of parameters
+    (`to_tsquery` of a query text) is computed again for every row it is compared with: in a recheck, once for
+    each candidate text."""
+    return select(value).scalar_subquery()

@@ -55,6 +55,7 @@ from app.data.search.common import (
     kept_tier,
     leaves_room,
     like,
+    once,
     param,
     scope_params,
     text_config,
@@ -82,7 +83,7 @@ def _holds_phrase(language: str) -> ColumnElement[bool]:
     positions (`:phrase`)."""
     h = t.hadith
     if language == "fr":
-        phrase = func.phraseto_tsquery(literal_column("'simple'::regconfig"), param("phrase", String))
+        phrase = once(func.phraseto_tsquery(literal_column("'simple'::regconfig"), param("phrase", String)))
         return WORDS["fr"].bool_op("@@")(phrase)
     pairs = h.c.text_ar_pairs.bool_op("@>")(array("pairs", Text))
     return and_(pairs, like(literal(" ") + h.c.text_ar_normalized + literal(" "), "bounded"))
@@ -98,7 +99,7 @@ def _exact(language: str, scope: ScopeShape, earlier: Sequence[Any]) -> Any:
 
 def _words_query(name: str) -> ColumnElement[Any]:
     """A tsquery over the words as written (WORDS), from the text of `:name`."""
-    return func.to_tsquery(literal_column("'simple'::regconfig"), param(name, String))
+    return once(func.to_tsquery(literal_column("'simple'::regconfig"), param(name, String)))
 
 
 def _any_of(terms: Sequence[str]) -> str:
@@ -111,10 +112,10 @@ def _fulltext(language: str, scope: ScopeShape, earlier: Sequence[Any]) -> Any:
     folded, stop words left out). The share weighs how much of the text the words (`:words_length`
     characters) cover, how close together they stand, and whether they stand as in the query (`:in_order`);
     the best RERANKED are then ranked with the trigram similarity."""
-    terms, query = TERMS[language], func.plainto_tsquery(text_config(language), param("words", String))
+    terms, query = TERMS[language], once(func.plainto_tsquery(text_config(language), param("words", String)))
     proximity = func.least(1.0, func.ts_rank_cd(terms, query, 4 | 32) * 2)
     coverage = func.least(1.0, _coverage(_measure(language), "words_length"))
-    in_order = terms.bool_op("@@")(func.phraseto_tsquery(text_config(language), param("in_order", String)))
+    in_order = terms.bool_op("@@")(once(func.phraseto_tsquery(text_config(language), param("in_order", String))))
     share = coverage * 0.4 + proximity * 0.3 + case((in_order, 1.0), else_=0.0) * 0.3
     best = best_of(candidates_of(share, terms.bool_op("@@")(query), scope, earlier), RERANKED)
     return _resembling(language, "fulltext", best, 0.0, earlier)
