@@ -11,7 +11,7 @@ the importer records it, and a database built with another version must be rebui
 - `name_key`: a name as the narrator search compares it («أبي هريرة» = «أبو هريرة», «ابن» = «بن»,
   «عبدالله» = «عبد الله»).
 - `word_pairs`: the words of a normalized text and every two that stand together, which the exact
-  search's index holds.
+  search's index holds; `phrase_pairs`: what it looks up there for a phrase.
 - `skeleton`: the consonants of a name in a Latin alphabet shared with app.text.latin.skeleton, so that a
   Latin query can meet an Arabic name form («ابن شهاب» and «Ibn Shihab» are both «bnshb»).
 """
@@ -117,12 +117,25 @@ def stem(word: str) -> str:
     return word
 
 
+def _pairs(words: list[str]) -> set[str]:
+    return {f"{first} {second}" for first, second in itertools.pairwise(words)}
+
+
 def word_pairs(normalized: str) -> list[str]:
     """The words of a normalized text and every two words that stand together in it («w1 w2»), once each,
-    sorted: what the exact search's index holds of a text, and what it looks up for a phrase (a text holds a
-    phrase only when it holds every pair of the phrase's words)."""
+    sorted: what the exact search's index holds of a text (a text holds a phrase only when it holds every pair
+    of the phrase's words)."""
     words = normalized.split()
-    return sorted({*words, *(f"{first} {second}" for first, second in itertools.pairwise(words))})
+    return sorted({*words, *_pairs(words)})
+
+
+def phrase_pairs(normalized: str) -> list[str]:
+    """What the exact search looks up in the index of `word_pairs` for a normalized phrase: every two of its words
+    that stand together, sorted; a phrase of one word, that word. A text that holds a pair holds its two words, so
+    the phrase's words would find no other text, and the most common («عن», «الله») are in most texts: the index
+    would read their long lists for nothing."""
+    words = normalized.split()
+    return sorted(_pairs(words) or set(words))
 
 
 def stems(text: str) -> list[str]:

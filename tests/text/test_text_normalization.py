@@ -170,3 +170,16 @@ def test_word_pairs_are_the_words_and_each_two_that_stand_together_once_each() -
     assert set(arabic.word_pairs(phrase)) <= set(arabic.word_pairs(text))  # a text holds its phrases' pairs
     assert not set(arabic.word_pairs("الله عمر")) <= set(arabic.word_pairs(text))  # not standing together
     assert arabic.word_pairs("") == []
+
+
+def test_a_phrase_is_looked_up_by_its_pairs_which_find_the_texts_its_words_and_pairs_find() -> None:
+    texts = ["عن عبد الله عن عبد الله بن عمر", "عبد بن الله", "الله عبد", "عبد الله"]
+    phrases = ["عبد الله بن", "عبد الله", "الله عبد", "بن عمر عن", "عبد", "عمر"]
+
+    assert arabic.phrase_pairs("عن عبد الله") == ["عبد الله", "عن عبد"]
+    assert arabic.phrase_pairs("عبد") == ["عبد"]
+    assert arabic.phrase_pairs("") == []
+    for phrase in phrases:
+        by_pairs = [text for text in texts if set(arabic.phrase_pairs(phrase)) <= set(arabic.word_pairs(text))]
+        by_words_and_pairs = [text for text in texts if set(arabic.word_pairs(phrase)) <= set(arabic.word_pairs(text))]
+        assert by_pairs == by_words_and_pairs, phrase

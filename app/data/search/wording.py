@@ -78,7 +78,7 @@ def _measure(language: str) -> ColumnElement[Any]:
 
 def _holds_phrase(language: str) -> ColumnElement[bool]:
     """The normalized text holds the normalized phrase, at word boundaries: Arabic through the index of its
-    words and pairs of words (`:pairs`, the phrase's: the texts that hold them all), then the text itself
+    words and pairs of words (`:pairs`, the phrase's pairs: the texts that hold them all), then the text itself
     (`:bounded`: the phrase within a LIKE pattern); French through its words as written, with their
     positions (`:phrase`)."""
     h = t.hadith
@@ -339,7 +339,7 @@ def _wording_params(wording: Wording) -> dict[str, Any]:
     return {
         "phrase": wording.phrase,
         "phrase_length": float(len(wording.phrase)),
-        "pairs": arabic.word_pairs(wording.phrase),
+        "pairs": arabic.phrase_pairs(wording.phrase),
         "bounded": f"% {escaped(wording.phrase)} %",
         "words": words,
         "words_length": float(len(words)),
