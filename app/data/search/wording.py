@@ -368,14 +368,15 @@ async def hadith_then_fuzzy_words(
 ) -> tuple[HadithHits, list[FuzzyWord]]:
     """The exact and fulltext hits and, when they leave room under `scope.most`, the fuzzy words of
     `wording.words` (as `fuzzy_words` finds them; none when there is no room), in one statement."""
-    wanted = wanted_terms(language, wording.words, shortest)
     statement = _wording_statement(language, HADITH_TIERS[:-1], 0, True, ScopeShape.of(scope))
     keys = near_keys(wording.words)
     params = {**scope_params(scope), **_wording_params(wording), **vocabulary_params(language, keys)}
     rows = await db.fetch(Bound(statement, params))
     hits = _tier_hits([row for row in rows if row["hadith_id"] is not None])
     vocabulary = [row for row in rows if row["hadith_id"] is None]
-    return hits, (corrections(wanted, vocabulary) if len(hits) < scope.most else [])
+    if len(hits) >= scope.most:
+        return hits, []
+    return hits, corrections(wanted_terms(language, wording.words, shortest), vocabulary)
 
 
 async def hadith_by_fuzzy_words(
