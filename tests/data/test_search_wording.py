@@ -1,8 +1,24 @@
 """The fuzzy tier's «phrase but for one word» query (app/data/search/wording.py): a transliterated word
-whose likeliest reading few texts hold stands in it as any of its readings, so that the texts choose."""
+whose likeliest reading few texts hold stands in it as any of its readings, so that the texts choose; the index
+reads it by a probe that every text it finds holds."""
+
+import asyncpg
 
 from app.data.search.common import FuzzyWord
-from app.data.search.wording import _fuzzy_params
+from app.data.search.wording import DIRECT, PROBED, _fuzzy_params, _skipping_one
+from ingest.run import ImportReport
+from tests.conftest import LIVE_SCHEMA
+
+# Texts of the test subset, and a word in place of one of theirs that no text holds.
+TEXTS = "SELECT text_fr_normalized FROM hadith WHERE text_fr_normalized IS NOT NULL ORDER BY hadith_id LIMIT 40"
+NO_WORD = "zzqxw"
+# The texts a tsquery finds that another does not.
+MISSED = (
+    "SELECT count(*) FILTER (WHERE text_fr_words @@ to_tsquery('simple', $1)) AS held,"
+    " count(*) FILTER (WHERE text_fr_words @@ to_tsquery('simple', $1)"
+    " AND NOT text_fr_words @@ to_tsquery('simple', $2)) AS missed"
+    " FROM hadith"
+)
 
 
 def _word(terms: tuple[str, ...], counts: tuple[int, ...], read: bool = True) -> FuzzyWord:
@@ -62,5 +78,53 @@ def test_two_words_no_text_holds_leave_no_phrase_but_for_one_word() -> None:
     ]
     groups, params = _fuzzy_params(words, ["ازهد", "في", "الدنيى", "يحبكك"])
 
-    assert "<" not in " ".join(params[f"group_{i}"] for i in range(groups))
+    assert PROBED not in groups
+    assert "<" not in " ".join(params[f"group_{i}"] for i in range(len(groups)))
     assert params["group_0"] == "('ازهد')"
+    assert "group_0_probe" not in params
+
+
+def test_the_probe_of_a_long_phrase_but_for_one_word_holds_two_of_its_three_rarest_words() -> None:
+    weights = {"priere": 5.0, "vendredi": 6.0, "sortit": 4.0, "il": 0.5}
+    words = ["il", "sortit", "pour", "la", "priere", "du", "vendredi"]
+
+    assert _skipping_one(words, {}, set(), weights)["group_0_probe"] == (
+        "('sortit' & 'priere') | ('sortit' & 'vendredi') | ('priere' & 'vendredi')"
+    )
+    assert "group_0_probe" not in _skipping_one(words[:5], {}, set(), weights)  # too short: read as it is
+
+
+def test_a_phrase_leaving_out_a_word_no_text_holds_is_read_as_it_is() -> None:
+    words = [
+        _word(("ازهد",), (40,), read=False),
+        _word(("في",), (20000,), read=False),
+        _word(("دنيا",), (560,), read=False),
+        _word(("الله",), (20000,), read=False),
+        _word(("عليه",), (20000,), read=False),
+        _unknown("يحبكك", ("يحبك",), (7,)),
+    ]
+    groups, params = _fuzzy_params(words, ["ازهد", "في", "دنيا", "الله", "عليه", "يحبكك"])
+
+    assert params["group_0"] == "('ازهد' <1> 'في' <1> 'دنيا' <1> 'الله' <1> 'عليه')"
+    assert groups[0] == DIRECT
+    assert "group_0_probe" not in params
+
+
+async def test_the_probe_finds_every_text_that_the_phrase_but_for_one_word_finds(
+    imported: ImportReport, database_url: str
+) -> None:
+    """Phrases of the subset's French texts, as they are and with a word changed: the probe finds every text that
+    the phrases found, on the whole table."""
+    conn = await asyncpg.connect(database_url, server_settings={"search_path": f"{LIVE_SCHEMA}, public"})
+    try:
+        texts = [row[0].split() for row in await conn.fetch(TEXTS)]
+        phrases = [words[2:9] for words in texts if len(words) >= 9]
+        found = 0
+        for words in phrases + [[*words[:3], NO_WORD, *words[4:]] for words in phrases]:
+            query = _skipping_one(words, {}, set(), {})
+            counts = await conn.fetchrow(MISSED, query["group_0"], query["group_0_probe"])
+            assert counts is not None and counts["missed"] == 0, words
+            found += counts["held"] > 0
+    finally:
+        await conn.close()
+    assert found == 2 * len(phrases) > 0
