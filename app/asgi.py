@@ -54,11 +54,6 @@ CORS_EXPOSED_HEADERS = [
 # gzip's level, where Starlette's default is 9: a search answer of 14.5 KB took 0.45 ms to compress at 4 against
 # 1.33 ms at 9, for 6 % more bytes (docs/performance.md, "Compressed answers").
 COMPRESS_LEVEL = 4
-# Objects the collector tracks, allocated and not yet freed, before it scans the youngest: a request frees its own as
-# it ends. At Python's 700, the requests in flight reached it every few requests, and what they held aged into the
-# generations a full collection scans: under load, full collections of 8-90 ms every few seconds, and 4 % of the API's
-# CPU in the collector (docs/performance.md, "The collector under load").
-YOUNG_OBJECTS = 10_000
 
 
 def edge(settings: Settings, profiles: Profiles, shedding: Shedding, probes: Probes) -> list[Middleware]:
@@ -126,7 +121,6 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Shedding | Probes]]:
         await data_version.refresh()
         gc.freeze()  # what start-up built lives as long as the process: the collector need not scan it again
-        gc.set_threshold(YOUNG_OBJECTS)
         async with mcp.running(), probes.watching():
             # uvicorn hands them to its protocol: `serve` answers the probes and sheds at the connection
             yield {STATE_KEY: shedding, PROBES_KEY: probes}
