@@ -3,11 +3,14 @@ whose likeliest reading few texts hold stands in it as any of its readings, so t
 reads it by a probe that every text it finds holds."""
 
 import asyncpg
+from sqlalchemy import func, select
 
-from app.data.search.common import FuzzyWord
-from app.data.search.wording import DIRECT, PROBED, _fuzzy_params, _skipping_one
+from app.data import tables as t
+from app.data.database import Bound, RequestDatabase
+from app.data.search.common import WORDS, FuzzyWord
+from app.data.search.wording import DIRECT, PROBED, _accepted_only, _fuzzy_params, _skipping_one
 from ingest.run import ImportReport
-from tests.conftest import LIVE_SCHEMA
+from tests.conftest import LIVE_SCHEMA, api_settings, serving
 
 # Texts of the test subset, and a word in place of one of theirs that no text holds.
 TEXTS = "SELECT text_fr_normalized FROM hadith WHERE text_fr_normalized IS NOT NULL ORDER BY hadith_id LIMIT 40"
@@ -18,6 +21,11 @@ MISSED = (
     " count(*) FILTER (WHERE text_fr_words @@ to_tsquery('simple', $1)"
     " AND NOT text_fr_words @@ to_tsquery('simple', $2)) AS missed"
     " FROM hadith"
+)
+# Every fifth word of a language's texts, the commonest first: terms some texts hold and others do not.
+SOME_WORDS = (
+    "SELECT array_agg(word) FROM (SELECT word, row_number() OVER (ORDER BY ndoc DESC, word) AS place"
+    " FROM ts_stat($1)) AS w WHERE place % 5 = 0"
 )
 
 
@@ -128,3 +136,30 @@ async def test_the_probe_finds_every_text_that_the_phrase_but_for_one_word_finds
     finally:
         await conn.close()
     assert found == 2 * len(phrases) > 0
+
+
+async def test_the_accepted_terms_kept_of_a_text_are_its_words_among_them(
+    imported: ImportReport, database_url: str
+) -> None:
+    """`_accepted_only` keeps, of each text's words, exactly those among the accepted terms, in both languages: the
+    words carry no weight of their own that would keep another."""
+    conn = await asyncpg.connect(database_url, server_settings={"search_path": f"{LIVE_SCHEMA}, public"})
+    try:
+        some = {
+            language: await conn.fetchval(SOME_WORDS, f"SELECT {words.name} FROM hadith")
+            for language, words in WORDS.items()
+        }
+    finally:
+        await conn.close()
+    async with serving(api_settings(database_url), database_url) as served:
+        db = RequestDatabase(served.app.state.engine)
+        try:
+            for language, words in WORDS.items():
+                every = func.tsvector_to_array(words).label("every")
+                kept = select(every, func.tsvector_to_array(_accepted_only(language)).label("accepted"))
+                rows = await db.fetch(Bound(kept.select_from(t.hadith), {"credit_terms": some[language]}))
+                among = [(set(row["every"]) & set(some[language]), sorted(row["accepted"])) for row in rows]
+                assert all(sorted(held) == accepted for held, accepted in among), language
+                assert sum(1 for held, _ in among if held) > len(rows) / 2, language
+        finally:
+            await db.close()
