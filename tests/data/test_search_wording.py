@@ -96,10 +96,11 @@ def test_the_probe_of_a_long_phrase_but_for_one_word_holds_two_of_its_three_rare
     weights = {"priere": 5.0, "vendredi": 6.0, "sortit": 4.0, "il": 0.5}
     words = ["il", "sortit", "pour", "la", "priere", "du", "vendredi"]
 
-    assert _skipping_one(words, {}, set(), weights)["group_0_probe"] == (
-        "('sortit' & 'priere') | ('sortit' & 'vendredi') | ('priere' & 'vendredi')"
-    )
-    assert "group_0_probe" not in _skipping_one(words[:5], {}, set(), weights)  # too short: read as it is
+    kind, params = _skipping_one(words, {}, set(), weights)
+    assert kind == (PROBED,)
+    assert params["group_0_probe"] == "('sortit' & 'priere') | ('sortit' & 'vendredi') | ('priere' & 'vendredi')"
+    kind, too_short = _skipping_one(words[:5], {}, set(), weights)  # read as it is
+    assert kind == (DIRECT,) and "group_0_probe" not in too_short
 
 
 def test_a_phrase_leaving_out_a_word_no_text_holds_is_read_as_it_is() -> None:
@@ -129,7 +130,7 @@ async def test_the_probe_finds_every_text_that_the_phrase_but_for_one_word_finds
         phrases = [words[2:9] for words in texts if len(words) >= 9]
         found = 0
         for words in phrases + [[*words[:3], NO_WORD, *words[4:]] for words in phrases]:
-            query = _skipping_one(words, {}, set(), {})
+            _, query = _skipping_one(words, {}, set(), {})
             counts = await conn.fetchrow(MISSED, query["group_0"], query["group_0_probe"])
             assert counts is not None and counts["missed"] == 0, words
             found += counts["held"] > 0

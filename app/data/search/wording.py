@@ -154,17 +154,18 @@ def _credit_params(words: Sequence[FuzzyWord]) -> dict[str, list[Any]]:
 
 def _skipping_one(
     in_order: Sequence[str], readings: dict[str, str], unknown: set[str], weights: dict[str, float]
-) -> dict[str, str]:
+) -> tuple[Groups, dict[str, str]]:
     """A tsquery text that finds the texts holding the phrase but for one of its words, whatever stands in
     that word's place (a word misheard, one letter off, or short): `in_order` with each word left out in
     turn, the others at their distances (none under SKIPPING_ONE_WORDS words); a word of `readings` (a
     transliteration's) stands as any of them (a tsquery text), so that the texts choose among them. A word
     of `unknown` is in no text: only the phrase that leaves it out can be found (none when two are left).
-    As the parameters of group 0, with the probe of a phrase of PROBED_WORDS words or more left out word by
-    word (`_skipping_one_probe`, weighing each word by `weights`)."""
+    As group 0: how the index reads it (DIRECT; PROBED for a phrase of PROBED_WORDS words or more left out word by
+    word, through `_skipping_one_probe`, weighing each word by `weights`), and its parameters. No group when
+    there is no such tsquery."""
     absent = {place for place, word in enumerate(in_order) if word in unknown}
     if len(in_order) < SKIPPING_ONE_WORDS or len(absent) > 1:
-        return {}
+        return (), {}
     items = [readings.get(word, f"'{word}'") for word in in_order]
     phrases = []
     for left_out in absent or range(len(in_order)):
@@ -172,8 +173,9 @@ def _skipping_one(
         steps = (f" <{place - before}> {item}" for (before, _), (place, item) in itertools.pairwise(kept))
         phrases.append(f"({kept[0][1]}{''.join(steps)})")
     if absent or len(in_order) < PROBED_WORDS:
-        return {"group_0": " | ".join(phrases)}
-    return {"group_0": " | ".join(phrases), "group_0_probe": _skipping_one_probe(in_order, items, weights)}
+        return (DIRECT,), {"group_0": " | ".join(phrases)}
+    probe = _skipping_one_probe(in_order, items, weights)
+    return (PROBED,), {"group_0": " | ".join(phrases), "group_0_probe": probe}
 
 
 def _skipping_one_probe(in_order: Sequence[str], items: Sequence[str], weights: dict[str, float]) -> str:
@@ -207,8 +209,7 @@ def _fuzzy_params(words: Sequence[FuzzyWord], in_order: Sequence[str]) -> tuple[
     # is likely the word, and its readings would make every text of common words a candidate to read.
     readings = {word.terms[0]: _any_of(word.terms) for word in known if word.readings and word.terms[0] in word.rare}
     unknown = {word.word for word in words if word.word not in word.terms and not word.readings}
-    skipping = _skipping_one(in_order, readings, unknown, {word.word: word.weight for word in words})
-    first = (PROBED if "group_0_probe" in skipping else DIRECT,) if skipping else ()
+    first, skipping = _skipping_one(in_order, readings, unknown, {word.word: word.weight for word in words})
     return first + (DIRECT,) * len(groups), {
         **skipping,
         **{f"group_{i}": group for i, group in enumerate(groups, start=len(first))},
