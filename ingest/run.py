@@ -131,6 +131,7 @@ async def _build_and_swap(
         progress.update(task, description="checksums of the tables")
         checksums = await table_checksums(conn)
         await record_checksums(conn, checksums)
+    await writer.store_in_key_order(conn)
     await writer.vacuum_analyze(conn)
     if reader_role:
         await writer.grant_reader(conn, reader_role)

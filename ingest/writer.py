@@ -19,6 +19,10 @@ BUILD_SCHEMA = "isnad_build"
 PREVIOUS_SCHEMA = "isnad_previous"
 IMPORT_LOCK = 7_310_001  # advisory lock key: one import at a time per database
 EXTENSIONS = ("pg_trgm", "unaccent")
+# The tables whose rows a search reads in the order its scans find them (the first candidates of a tier, the first
+# of equal forms: app/data/search): stored in the order of their primary key, so that the answer depends on the
+# data alone, not on where the server placed each row (its free space, its compression of long values).
+SCANNED_IN_KEY_ORDER = ("hadith", "narrator_search_form")
 
 
 def ddl() -> str:
@@ -102,6 +106,13 @@ async def copy_tables(
             columns, records = _records(table, rows, await table_columns(conn, table))
             await conn.copy_records_to_table(table, records=records, columns=columns, schema_name=BUILD_SCHEMA)
         advance(table, len(rows))
+
+
+async def store_in_key_order(conn: asyncpg.Connection) -> None:
+    """Write each table of SCANNED_IN_KEY_ORDER again in the order of its primary key (CLUSTER, which also
+    builds its indexes again)."""
+    for table in SCANNED_IN_KEY_ORDER:
+        await conn.execute(f"CLUSTER {BUILD_SCHEMA}.{table} USING {table}_pkey")
 
 
 async def vacuum_analyze(conn: asyncpg.Connection) -> None:

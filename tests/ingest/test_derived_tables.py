@@ -6,6 +6,7 @@ from dataclasses import dataclass
 import pytest
 
 from ingest.run import ImportReport
+from ingest.writer import SCANNED_IN_KEY_ORDER
 from tests.conftest import LIVE_SCHEMA
 from tests.dbquery import fetch, live_count
 
@@ -159,3 +160,30 @@ def test_every_gin_index_is_merged_when_the_import_ends(imported: ImportReport, 
     assert [(row["relname"], row["pending_pages"], row["pending_tuples"]) for row in gin] == [
         (row["relname"], 0, 0) for row in gin
     ]
+
+
+@pytest.mark.parametrize("table", SCANNED_IN_KEY_ORDER)
+def test_the_tables_a_search_scans_are_stored_in_the_order_of_their_key(
+    imported: ImportReport, database_url: str, table: str
+) -> None:
+    """Rewritten by CLUSTER on the primary key, as the key orders them: the rows out of place are none."""
+    [key] = fetch(
+        database_url,
+        LIVE_SCHEMA,
+        "SELECT i.indisclustered, string_agg(quote_ident(a.attname), ', ' ORDER BY k.place) AS columns"
+        " FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace"
+        " CROSS JOIN unnest(i.indkey) WITH ORDINALITY AS k(attnum, place)"
+        " JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum"
+        " WHERE n.nspname = $1 AND c.relname = $2 AND i.indisprimary GROUP BY i.indisclustered",
+        LIVE_SCHEMA,
+        table,
+    )
+    [order] = fetch(
+        database_url,
+        LIVE_SCHEMA,
+        f"SELECT count(*) AS rows, count(*) FILTER (WHERE stored <> keyed) AS out_of_place FROM ("
+        f"SELECT row_number() OVER (ORDER BY ctid) AS stored, row_number() OVER (ORDER BY {key['columns']}) AS keyed"
+        f" FROM {table}) AS placed",
+    )
+    assert key["indisclustered"]
+    assert order["rows"] > 100 and order["out_of_place"] == 0
