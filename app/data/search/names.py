@@ -89,9 +89,9 @@ def _forms(tier: ColumnElement[Any], score: ColumnElement[Any], filters: _Filter
 
 
 def _best_of_each(forms: Any) -> Select[Any]:
-    """The best form of each narrator among `forms` (his best tier, then his best score there), best
-    narrators first, `:most` at most."""
-    first = select(forms).order_by(forms.c.narrator_id, forms.c.tier, forms.c.score.desc())
+    """The best form of each narrator among `forms` (his best tier, then his best score there, then the first
+    form in order), best narrators first, `:most` at most."""
+    first = select(forms).order_by(forms.c.narrator_id, forms.c.tier, forms.c.score.desc(), forms.c.form)
     best = first.ext(distinct_on(forms.c.narrator_id)).subquery()
     order = (best.c.tier, best.c.score.desc(), best.c.prior.desc(), best.c.narrator_id)
     return select(best).order_by(*order).limit(param("most", Integer))
@@ -158,8 +158,8 @@ def _key_hits(filters: _Filters) -> Any:
 
 
 def _similar(filters: _Filters, room: Any) -> Select[Any]:
-    """The FUZZY_FORMS name forms of the query's script most similar to it (trigrams). The similarity is
-    computed once per form (a materialized CTE), not once per use."""
+    """The FUZZY_FORMS name forms of the query's script most similar to it (trigrams; among equal ones, by
+    narrator and form). The similarity is computed once per form (a materialized CTE), not once per use."""
     f = t.narrator_search_form
     query = param("query", String)
     # `query <% key` (the index's word-similarity test, at the session's pg_trgm.word_similarity_threshold)
@@ -172,7 +172,7 @@ def _similar(filters: _Filters, room: Any) -> Select[Any]:
     score = _name_score(similarity, compared.c.prior).label("score")
     similar = select(*(compared.c[name] for name in ("narrator_id", "form", "source_id", "source_key", "prior")))
     similar = similar.add_columns(FUZZY.label("tier"), score).where(similarity >= FUZZY_NAME_THRESHOLD)
-    return similar.order_by(similarity.desc()).limit(FUZZY_FORMS)
+    return similar.order_by(similarity.desc(), compared.c.narrator_id, compared.c.form).limit(FUZZY_FORMS)
 
 
 def _starting_with_skeleton() -> ColumnElement[bool]:
@@ -193,13 +193,13 @@ def _after_every_continuation(prefix: str) -> str:
 
 def _consonants(prefix: bool, filters: _Filters, room: Any) -> Select[Any]:
     """The FUZZY_FORMS name forms, of either script, whose consonants are the query's (`:skeleton`) or, with
-    `prefix`, start with them, those with the fewest other consonants first."""
+    `prefix`, start with them, those with the fewest other consonants first (then by narrator and form)."""
     f = t.narrator_search_form
     share = param("skeleton_credit", Float) / func.greatest(func.char_length(f.c.skeleton), 1)
     same = f.c.skeleton == param("skeleton", String)
     starts = and_(_starting_with_skeleton(), share >= MIN_SKELETON_SHARE)
     forms = _forms(FUZZY, _name_score(share, f.c.prior), filters).where(room, or_(same, starts) if prefix else same)
-    return forms.order_by(func.char_length(f.c.skeleton)).limit(FUZZY_FORMS)
+    return forms.order_by(func.char_length(f.c.skeleton), f.c.narrator_id, f.c.form).limit(FUZZY_FORMS)
 
 
 def _fuzzy_hits(skeleton: int, filters: _Filters, key_hits: Any) -> Any:
