@@ -88,10 +88,16 @@ def _forms(tier: ColumnElement[Any], score: ColumnElement[Any], filters: _Filter
     return _of_kept_narrators(forms.add_columns(tier.label("tier"), score.label("score")), filters)
 
 
+def _bytewise(form: ColumnElement[Any]) -> ColumnElement[Any]:
+    """A form compared byte by byte (COLLATE "C"), the order in which ties between forms fall on any server, whatever
+    its collation."""
+    return form.collate("C")
+
+
 def _best_of_each(forms: Any) -> Select[Any]:
     """The best form of each narrator among `forms` (his best tier, then his best score there, then the first
     form in order), best narrators first, `:most` at most."""
-    first = select(forms).order_by(forms.c.narrator_id, forms.c.tier, forms.c.score.desc(), forms.c.form)
+    first = select(forms).order_by(forms.c.narrator_id, forms.c.tier, forms.c.score.desc(), _bytewise(forms.c.form))
     best = first.ext(distinct_on(forms.c.narrator_id)).subquery()
     order = (best.c.tier, best.c.score.desc(), best.c.prior.desc(), best.c.narrator_id)
     return select(best).order_by(*order).limit(param("most", Integer))
@@ -172,7 +178,7 @@ def _similar(filters: _Filters, room: Any) -> Select[Any]:
     score = _name_score(similarity, compared.c.prior).label("score")
     similar = select(*(compared.c[name] for name in ("narrator_id", "form", "source_id", "source_key", "prior")))
     similar = similar.add_columns(FUZZY.label("tier"), score).where(similarity >= FUZZY_NAME_THRESHOLD)
-    return similar.order_by(similarity.desc(), compared.c.narrator_id, compared.c.form).limit(FUZZY_FORMS)
+    return similar.order_by(similarity.desc(), compared.c.narrator_id, _bytewise(compared.c.form)).limit(FUZZY_FORMS)
 
 
 def _starting_with_skeleton() -> ColumnElement[bool]:
@@ -199,7 +205,7 @@ def _consonants(prefix: bool, filters: _Filters, room: Any) -> Select[Any]:
     same = f.c.skeleton == param("skeleton", String)
     starts = and_(_starting_with_skeleton(), share >= MIN_SKELETON_SHARE)
     forms = _forms(FUZZY, _name_score(share, f.c.prior), filters).where(room, or_(same, starts) if prefix else same)
-    return forms.order_by(func.char_length(f.c.skeleton), f.c.narrator_id, f.c.form).limit(FUZZY_FORMS)
+    return forms.order_by(func.char_length(f.c.skeleton), f.c.narrator_id, _bytewise(f.c.form)).limit(FUZZY_FORMS)
 
 
 def _fuzzy_hits(skeleton: int, filters: _Filters, key_hits: Any) -> Any:
