@@ -82,7 +82,9 @@ def corrections(wanted: dict[str, set[str]], vocabulary: Sequence[Row]) -> list[
     total = max((counts[term] for terms in held.values() for term in terms), default=1) + 1
     found = []
     for word, accepted in held.items():
-        terms = sorted(accepted, key=lambda term: (term != word, -counts[term]))
+        # The word itself first, then the commonest; among equals, in their letters' order, never in the set's
+        # (which each process orders by its own string hashes).
+        terms = sorted(accepted, key=lambda term: (term != word, -counts[term], term))
         # A word weighs by its own frequency; misheard, by its likeliest correction's; unknown, as the rarest.
         frequency = counts[terms[0]] if terms else 1
         if word not in stop:
