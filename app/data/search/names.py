@@ -84,20 +84,20 @@ def _of_kept_narrators(forms: Select[Any], filters: _Filters) -> Select[Any]:
 def _forms(tier: ColumnElement[Any], score: ColumnElement[Any], filters: _Filters) -> Select[Any]:
     """The name forms, with their tier and score, of narrators the filters keep."""
     f = t.narrator_search_form
-    forms = select(f.c.narrator_id, f.c.form, f.c.source_id, f.c.source_key, f.c.prior)
+    forms = select(f.c.narrator_id, f.c.form, f.c.script, f.c.source_id, f.c.source_key, f.c.prior)
     return _of_kept_narrators(forms.add_columns(tier.label("tier"), score.label("score")), filters)
 
 
-def _bytewise(form: ColumnElement[Any]) -> ColumnElement[Any]:
-    """A form compared byte by byte (COLLATE "C"), the order in which ties between forms fall on any server, whatever
-    its collation."""
-    return form.collate("C")
+def _form_order(forms: Any) -> tuple[ColumnElement[Any], ...]:
+    """How ties between name forms (columns of `forms`) fall: a form in the query's script (`:script`) first, then
+    byte by byte (COLLATE "C"), which no server's collation changes."""
+    return forms.script != param("script", String), forms.form.collate("C")
 
 
 def _best_of_each(forms: Any) -> Select[Any]:
     """The best form of each narrator among `forms` (his best tier, then his best score there, then the first
-    form in order), best narrators first, `:most` at most."""
-    first = select(forms).order_by(forms.c.narrator_id, forms.c.tier, forms.c.score.desc(), _bytewise(forms.c.form))
+    in `_form_order`), best narrators first, `:most` at most."""
+    first = select(forms).order_by(forms.c.narrator_id, forms.c.tier, forms.c.score.desc(), *_form_order(forms.c))
     best = first.ext(distinct_on(forms.c.narrator_id)).subquery()
     order = (best.c.tier, best.c.score.desc(), best.c.prior.desc(), best.c.narrator_id)
     return select(best).order_by(*order).limit(param("most", Integer))
@@ -165,20 +165,21 @@ def _key_hits(filters: _Filters) -> Any:
 
 def _similar(filters: _Filters, room: Any) -> Select[Any]:
     """The FUZZY_FORMS name forms of the query's script most similar to it (trigrams; among equal ones, by
-    narrator and form). The similarity is computed once per form (a materialized CTE), not once per use."""
+    narrator, then `_form_order`). The similarity is computed once per form (a materialized CTE), not once per use."""
     f = t.narrator_search_form
     query = param("query", String)
     # `query <% key` (the index's word-similarity test, at the session's pg_trgm.word_similarity_threshold)
     # keeps the forms that hold most of the query's trigrams: far fewer rows to compare than `key % query`.
     condition = and_(room, f.c.script == param("script", String), query.bool_op("<%")(f.c.search_key))
-    forms = select(f.c.narrator_id, f.c.form, f.c.source_id, f.c.source_key, f.c.prior)
+    forms = select(f.c.narrator_id, f.c.form, f.c.script, f.c.source_id, f.c.source_key, f.c.prior)
     forms = forms.add_columns(func.similarity(f.c.search_key, query).label("similarity")).where(condition)
     compared = _of_kept_narrators(forms, filters).cte("similar").prefix_with("MATERIALIZED")
     similarity = compared.c.similarity
     score = _name_score(similarity, compared.c.prior).label("score")
-    similar = select(*(compared.c[name] for name in ("narrator_id", "form", "source_id", "source_key", "prior")))
+    kept = ("narrator_id", "form", "script", "source_id", "source_key", "prior")
+    similar = select(*(compared.c[name] for name in kept))
     similar = similar.add_columns(FUZZY.label("tier"), score).where(similarity >= FUZZY_NAME_THRESHOLD)
-    return similar.order_by(similarity.desc(), compared.c.narrator_id, _bytewise(compared.c.form)).limit(FUZZY_FORMS)
+    return similar.order_by(similarity.desc(), compared.c.narrator_id, *_form_order(compared.c)).limit(FUZZY_FORMS)
 
 
 def _starting_with_skeleton() -> ColumnElement[bool]:
@@ -199,13 +200,13 @@ def _after_every_continuation(prefix: str) -> str:
 
 def _consonants(prefix: bool, filters: _Filters, room: Any) -> Select[Any]:
     """The FUZZY_FORMS name forms, of either script, whose consonants are the query's (`:skeleton`) or, with
-    `prefix`, start with them, those with the fewest other consonants first (then by narrator and form)."""
+    `prefix`, start with them, those with the fewest other consonants first (then by narrator, then `_form_order`)."""
     f = t.narrator_search_form
     share = param("skeleton_credit", Float) / func.greatest(func.char_length(f.c.skeleton), 1)
     same = f.c.skeleton == param("skeleton", String)
     starts = and_(_starting_with_skeleton(), share >= MIN_SKELETON_SHARE)
     forms = _forms(FUZZY, _name_score(share, f.c.prior), filters).where(room, or_(same, starts) if prefix else same)
-    return forms.order_by(func.char_length(f.c.skeleton), f.c.narrator_id, _bytewise(f.c.form)).limit(FUZZY_FORMS)
+    return forms.order_by(func.char_length(f.c.skeleton), f.c.narrator_id, *_form_order(f.c)).limit(FUZZY_FORMS)
 
 
 def _fuzzy_hits(skeleton: int, filters: _Filters, key_hits: Any) -> Any:
