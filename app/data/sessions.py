@@ -31,7 +31,7 @@ def session_settings(settings: Settings) -> dict[str, str]:
         # A search tier reads the first CANDIDATES rows that match, in the order the scan finds them. A scan
         # that joins one already running (a synchronized scan) or that parallel workers share finds them in
         # an order that changes from run to run; each scan starts at the table's first page instead, alone,
-        # so that the same query gives the same answer.
+        # so that the same query gives the same answer (the importer stores the table in its key's order).
         "synchronize_seqscans": "off",
         "max_parallel_workers_per_gather": "0",
     }

@@ -147,7 +147,8 @@ def candidates_of(
     share: ColumnElement[Any], condition: ColumnElement[bool], scope: ScopeShape, earlier: Sequence[Any]
 ) -> Any:
     """At most CANDIDATES hadith that meet `condition`, in scope, found by no earlier tier, each with its `share`
-    (the tier's score, computed as the hadith is read): what a tier ranks."""
+    (the tier's score, computed as the hadith is read): what a tier ranks. The first the scan finds, in the table's
+    order, which the importer keeps as its key's (ingest/writer.py, SCANNED_IN_KEY_ORDER): the lowest ids."""
     h = t.hadith
     candidates = select(h.c.hadith_id, share.label("share")).where(in_scope(condition, scope, earlier))
     return candidates.limit(CANDIDATES).subquery()
