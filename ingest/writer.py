@@ -19,10 +19,10 @@ BUILD_SCHEMA = "isnad_build"
 PREVIOUS_SCHEMA = "isnad_previous"
 IMPORT_LOCK = 7_310_001  # advisory lock key: one import at a time per database
 EXTENSIONS = ("pg_trgm", "unaccent")
-# The tables whose rows a search reads in the order its scans find them (the first candidates of a tier, the first
-# of equal forms: app/data/search): stored in the order of their primary key, so that the answer depends on the
-# data alone, not on where the server placed each row (its free space, its compression of long values).
-SCANNED_IN_KEY_ORDER = ("hadith", "narrator_search_form")
+# The tables whose rows a search reads in the order its scans find them (a hadith tier's first candidates:
+# app/data/search/common.py, `candidates_of`): stored in the order of their primary key, so that the answer depends
+# on the data alone, not on where the server placed each row (its free space, its compression of long values).
+SCANNED_IN_KEY_ORDER = ("hadith",)
 
 
 def ddl() -> str:

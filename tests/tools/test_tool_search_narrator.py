@@ -13,11 +13,12 @@ YAHYA_AL_ANSARI = 11062
 YAHYA_BIN_SAID = "يحيى بن سعيد"
 # Arabic names whose weaker hits, on the test subset, have forms of equal score in both scripts.
 ARABIC_NAMES = ("سفيان بن عيينة", "حماد بن زيد", "هشام بن عروة", "أبو ذر")
-# The forms in Arabic script of the narrators of `$1` that have the consonants of one of the forms `$2`.
+# The forms in Arabic script of each narrator of `$1` that have the consonants of the form `$2` cited for him.
 ARABIC_FORMS_OF_THE_SAME_CONSONANTS = """
-SELECT f.narrator_id, f.form FROM narrator_search_form f
-  JOIN narrator_search_form cited ON cited.narrator_id = f.narrator_id AND cited.skeleton = f.skeleton
- WHERE f.script = 'ar' AND f.narrator_id = ANY($1::int[]) AND cited.form = ANY($2::text[])
+SELECT f.narrator_id, f.form FROM unnest($1::int[], $2::text[]) AS hit(narrator_id, form)
+  JOIN narrator_search_form cited ON cited.narrator_id = hit.narrator_id AND cited.form = hit.form
+  JOIN narrator_search_form f ON f.narrator_id = hit.narrator_id AND f.skeleton = cited.skeleton
+ WHERE f.script = 'ar'
 """
 WITH_NARRATOR = """
 query ($query: String!, $filters: NarratorFilters, $limit: Int) {
@@ -108,19 +109,18 @@ async def test_an_arabic_name_cites_the_arabic_form_of_a_narrator_rather_than_it
 ) -> None:
     """Among a narrator's forms of equal score, the form in the query's script is the one a hit cites: a
     transliteration only where no Arabic form of his has its consonants."""
-    cited_latin: dict[int, str] = {}
+    cited_latin: list[tuple[int, str]] = []
     arabic_hits = 0
     for name in ARABIC_NAMES:
         for hit in (await tool_data(client, "search_narrator", query=name, limit=20))["results"]:
             form = hit["provenance"][-1]["locator"].removeprefix("name form: ")
             if form.isascii():
-                cited_latin[hit["narrator_id"]] = form
+                cited_latin.append((hit["narrator_id"], form))
             else:
                 arabic_hits += 1
 
-    passed_over = await rows(
-        database_url, ARABIC_FORMS_OF_THE_SAME_CONSONANTS, list(cited_latin), list(cited_latin.values())
-    )
+    narrators, forms = zip(*cited_latin, strict=True) if cited_latin else ((), ())
+    passed_over = await rows(database_url, ARABIC_FORMS_OF_THE_SAME_CONSONANTS, list(narrators), list(forms))
     assert passed_over == []
     assert arabic_hits > 30
 
