@@ -9,7 +9,7 @@ read without sorting, whatever the list holds in all. The narrators' `occurrence
 text compared in its collation; where the tool's order leaves ties (a name form given by two sources), the
 source settles them. The reader's counts and order of collections, books and chapters come last
 (ingest/reading_order.py). The search vocabulary's keys (search_term_key) come first: by them the fuzzy search
-finds the terms one letter off a query word.
+finds the terms one letter off a query word; then the words and pairs of words most texts hold (search_common_pair).
 """
 
 import asyncpg
@@ -119,8 +119,22 @@ SELECT language, left(term, i - 1) || substr(term, i + 1), term, doc_count, inde
  ORDER BY 1, 2, 3
 """
 
+# The words and pairs of words (hadith.text_ar_pairs) that at least COMMON_PAIR_SHARE of the texts hold: a phrase made
+# of them alone («صلى الله عليه وسلم») is in most texts, and the exact tier reads the texts in key order for it
+# instead of its pairs' index (app/data/search/wording.py).
+COMMON_PAIR_SHARE = 0.3
+SEARCH_COMMON_PAIR = f"""
+INSERT INTO search_common_pair (pair, doc_count)
+SELECT pair, count(*)
+  FROM hadith, unnest(text_ar_pairs) AS pair
+ GROUP BY pair
+HAVING count(*) >= {COMMON_PAIR_SHARE} * (SELECT count(*) FROM hadith)
+ ORDER BY 1
+"""
+
 DERIVED = (
     SEARCH_TERM_KEY,
+    SEARCH_COMMON_PAIR,
     PROFILE_VARIANT,
     PROFILE_ENTRY,
     NARRATOR_OCCURRENCE,

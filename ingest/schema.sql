@@ -72,6 +72,11 @@ CREATE TABLE search_term_key (                  -- derived (ingest/derived.py): 
     PRIMARY KEY (language, key, term) INCLUDE (doc_count, indexed)
 );
 
+CREATE TABLE search_common_pair (              -- derived (ingest/derived.py): what most Arabic texts hold
+    pair       text PRIMARY KEY,                -- a word or two words standing together (hadith.text_ar_pairs)
+    doc_count  integer NOT NULL                 -- hadith that hold it: COMMON_PAIR_SHARE of them at least
+);
+
 -- corpus -----------------------------------------------------------------------------------------
 
 CREATE TABLE collection (

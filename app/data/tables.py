@@ -186,6 +186,7 @@ search_term_key = Table(
     _int("doc_count"),
     Column("indexed", Boolean),
 )
+search_common_pair = Table("search_common_pair", metadata, _text("pair"), _int("doc_count"))
 narrator_legacy_field = Table(
     "narrator_legacy_field",
     metadata,

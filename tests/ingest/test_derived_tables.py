@@ -1,10 +1,13 @@
 """The tables the importer derives from the imported ones (ingest/derived.py), the public commentary view, and
 the indexes as the import leaves them: checked on the real subset."""
 
+from collections import Counter
 from dataclasses import dataclass
 
 import pytest
 
+from app.text import arabic
+from ingest.derived import COMMON_PAIR_SHARE
 from ingest.run import ImportReport
 from ingest.writer import SCANNED_IN_KEY_ORDER
 from tests.conftest import LIVE_SCHEMA
@@ -143,6 +146,19 @@ def test_each_search_term_is_found_by_itself_and_by_itself_with_one_letter_delet
     assert len(keys) == len(expected)
     assert {("fr", "le"), ("fr", "de")} <= unindexed  # French stop words
     assert {language for language, _ in unindexed} == {"fr"}
+
+
+def test_the_common_pairs_are_the_words_and_pairs_of_words_that_a_share_of_the_texts_hold(
+    imported: ImportReport, database_url: str
+) -> None:
+    texts = fetch(database_url, LIVE_SCHEMA, "SELECT text_ar_normalized FROM hadith")
+    held = Counter(pair for row in texts for pair in arabic.word_pairs(row["text_ar_normalized"] or ""))
+    common = fetch(database_url, LIVE_SCHEMA, "SELECT pair, doc_count FROM search_common_pair")
+
+    assert {"صلي الله", "عليه وسلم"} <= {row["pair"] for row in common}
+    assert {row["pair"]: row["doc_count"] for row in common} == {
+        pair: count for pair, count in held.items() if count >= COMMON_PAIR_SHARE * len(texts)
+    }
 
 
 def test_every_gin_index_is_merged_when_the_import_ends(imported: ImportReport, database_url: str) -> None:
