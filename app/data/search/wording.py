@@ -17,20 +17,25 @@ from sqlalchemy import (
     String,
     Text,
     and_,
+    any_,
     case,
     cast,
     func,
     literal,
     literal_column,
+    not_,
     null,
+    or_,
     select,
     union_all,
 )
 from sqlalchemy.dialects.postgresql import aggregate_order_by
+from sqlalchemy.sql.util import ClauseAdapter
 
 from app.data import tables as t
 from app.data.database import Bound, RequestDatabase, Row
 from app.data.search.common import (
+    CANDIDATES,
     FUZZY_CANDIDATES,
     FUZZY_MIN_SCORE,
     FUZZY_WORD_CREDIT,
@@ -63,6 +68,7 @@ from app.data.search.common import (
 from app.data.search.vocabulary import corrections, near_keys, vocabulary_params, vocabulary_statement, wanted_terms
 from app.text import arabic
 
+COMMON_PHRASE_ROWS = 1000  # rows a phrase of common pairs reads in key order before its pairs' index
 SHARE_DIGITS = 9  # a fuzzy share's digits: far below what tells two hits apart, far above a float sum's noise
 PROBED_WORDS = 6  # words of a phrase from which the index reads its phrases but for one word by a probe
 # How the index reads a group of fuzzy candidates: the group's own tsquery; or its probe, each text found then
@@ -81,24 +87,74 @@ def _measure(language: str) -> ColumnElement[Any]:
     return t.hadith.c.matn_length if language == "ar" else func.char_length(t.hadith.c.text_fr_normalized)
 
 
+def _bounded_phrase() -> ColumnElement[bool]:
+    """The normalized Arabic text holds the normalized phrase at word boundaries (`:bounded`: the phrase within a
+    LIKE pattern)."""
+    return like(literal(" ") + t.hadith.c.text_ar_normalized + literal(" "), "bounded")
+
+
 def _holds_phrase(language: str) -> ColumnElement[bool]:
     """The normalized text holds the normalized phrase, at word boundaries: Arabic through the index of its
-    words and pairs of words (`:pairs`, the phrase's pairs: the texts that hold them all), then the text itself
-    (`:bounded`: the phrase within a LIKE pattern); French through its words as written, with their
-    positions (`:phrase`)."""
-    h = t.hadith
+    words and pairs of words (`:pairs`, the phrase's pairs: the texts that hold them all), then the text itself;
+    French through its words as written, with their positions (`:phrase`)."""
     if language == "fr":
         phrase = once(func.phraseto_tsquery(literal_column("'simple'::regconfig"), param("phrase", String)))
         return WORDS["fr"].bool_op("@@")(phrase)
-    pairs = h.c.text_ar_pairs.bool_op("@>")(array("pairs", Text))
-    return and_(pairs, like(literal(" ") + h.c.text_ar_normalized + literal(" "), "bounded"))
+    return and_(t.hadith.c.text_ar_pairs.bool_op("@>")(array("pairs", Text)), _bounded_phrase())
+
+
+def _common_phrase() -> ColumnElement[bool]:
+    """Every pair of the phrase (`:pairs`) is one that most texts hold (search_common_pair), computed once."""
+    pairs = array("pairs", Text)
+    held = select(func.count()).where(t.search_common_pair.c.pair == any_(pairs)).scalar_subquery()
+    return once(and_(func.cardinality(pairs) > 0, held == func.cardinality(pairs)))
+
+
+def _first_rows() -> Any:
+    """The first COMMON_PHRASE_ROWS hadith in key order, read through the primary key."""
+    h = t.hadith
+    return select(h).order_by(h.c.hadith_id).limit(COMMON_PHRASE_ROWS).subquery("first_rows")
+
+
+def _in_key_order(share: ColumnElement[Any], scope: ScopeShape) -> Any:
+    """For a phrase of common pairs (`_common_phrase`), the first CANDIDATES hadith that hold it among the first
+    rows (`_first_rows`), read in key order, each with its `share`: a phrase that most texts hold fills them within
+    a few hundred rows, where its pairs' index would list every text that holds them. Nothing is read for another
+    phrase (a condition PostgreSQL checks once, before any row)."""
+    first = _first_rows()
+    on_first = ClauseAdapter(first).traverse
+    found = select(first.c.hadith_id, on_first(share).label("share"))
+    found = found.where(_common_phrase(), on_first(in_scope(_bounded_phrase(), scope)))
+    return found.limit(CANDIDATES).cte("exact_in_key_order")
+
+
+def _after_key_order(share: ColumnElement[Any], scope: ScopeShape, read: Any) -> Select[Any]:
+    """The hadith that hold the phrase, found through its pairs' index, after the rows read in key order (`read`:
+    all of them for a phrase not of common pairs, none of which were read), as many as these left of CANDIDATES."""
+    h, first = t.hadith, _first_rows()
+    taken = select(func.count()).select_from(read).scalar_subquery()
+    after = select(func.max(first.c.hadith_id)).scalar_subquery()
+    later = or_(not_(_common_phrase()), h.c.hadith_id > after)
+    found = select(h.c.hadith_id, share.label("share")).where(taken < CANDIDATES, in_scope(_holds_phrase("ar"), scope))
+    return found.where(later).limit(CANDIDATES - taken)
+
+
+def _exact_candidates(share: ColumnElement[Any], scope: ScopeShape) -> Any:
+    """The CANDIDATES first hadith in key order that hold the Arabic phrase, as `candidates_of` finds them, each with
+    its `share`: a phrase of common pairs through the first rows in key order, then (when these hold fewer) through
+    the index."""
+    read = _in_key_order(share, scope)
+    return union_all(select(read), _after_key_order(share, scope, read)).subquery()
 
 
 def _exact(language: str, scope: ScopeShape, earlier: Sequence[Any]) -> Any:
     """Hadith whose normalized text holds the normalized phrase, at word boundaries, scored by how much of
-    the text it covers (`:phrase_length`)."""
+    the text it covers (`:phrase_length`). The exact tier is always its statement's first (`earlier` is empty)."""
     share = func.least(1.0, _coverage(_measure(language), "phrase_length"))
-    found = candidates_of(share, _holds_phrase(language), scope, earlier)
+    if language == "ar":
+        found = _exact_candidates(share, scope)
+    else:
+        found = candidates_of(share, _holds_phrase(language), scope, earlier)
     return kept_tier("exact", found.c.hadith_id, found.c.share, earlier)
 
 
