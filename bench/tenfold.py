@@ -7,9 +7,10 @@ the template of the new one) into TARGET_URL's database, then adds `times - 1` c
 and of every narrator with his name forms, under new ids, so that every text, word and name is
 `times` times as frequent, as in a corpus `times` times as large that says the same things. A copy
 answers no citation (its canonical number and in-book reference carry a `~k` suffix) and no lookup
-of the copied ids is benchmarked: the copies exist for the searches. The vocabulary's document counts
-are multiplied alike; the tables are then vacuumed and analyzed, as the importer leaves them. A
-benchmark's data, never the API's: the importer alone writes a database the API serves.
+of the copied ids is benchmarked: the copies exist for the searches. The hadith are stored again in key
+order (the copies first fill the free space of the original pages), the document counts of the
+vocabulary and of the common pairs are multiplied, and the tables vacuumed and analyzed, as the importer
+leaves them. A benchmark's data, never the API's: the importer alone writes a database the API serves.
 """
 
 import argparse
@@ -21,7 +22,7 @@ import asyncpg
 from rich.console import Console
 
 from app.settings import load_settings
-from ingest.writer import table_columns
+from ingest.writer import store_in_key_order, table_columns
 
 SCHEMA = "isnad"
 # table -> (its key, the columns that must differ in a copy: column -> SQL of the copy's value, with {k})
@@ -37,7 +38,8 @@ GROWN = {
     "narrator": ("narrator_id", {}),
     "narrator_search_form": ("narrator_id", {}),
 }
-VOCABULARY = ("search_term", "search_term_key")  # every text ten times over: each term in ten times as many
+# every text ten times over: each term, and each word or pair most texts hold, in ten times as many
+DOCUMENT_COUNTS = ("search_term", "search_term_key", "search_common_pair")
 
 
 def _server(url: str) -> tuple[str, str]:
@@ -101,11 +103,12 @@ async def build(source: str, target: str, times: int) -> None:
         indexes = await _dropped_indexes(conn)
         for table in GROWN:
             await _grow(conn, table, times, offsets[table])
+        await store_in_key_order(conn, SCHEMA)  # the copies fill the pages' free space, out of key order
         for index in indexes:
             await conn.execute(index)
-        for vocabulary in VOCABULARY:
-            await conn.execute(f"UPDATE {SCHEMA}.{vocabulary} SET doc_count = doc_count * {times}")
-        await conn.execute(f"VACUUM (ANALYZE) {', '.join(f'{SCHEMA}.{table}' for table in (*GROWN, *VOCABULARY))}")
+        for counted in DOCUMENT_COUNTS:
+            await conn.execute(f"UPDATE {SCHEMA}.{counted} SET doc_count = doc_count * {times}")
+        await conn.execute(f"VACUUM (ANALYZE) {', '.join(f'{SCHEMA}.{table}' for table in (*GROWN, *DOCUMENT_COUNTS))}")
         counts = {table: await conn.fetchval(f"SELECT count(*) FROM {SCHEMA}.{table}") for table in GROWN}
     finally:
         await conn.close()

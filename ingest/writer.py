@@ -21,7 +21,8 @@ IMPORT_LOCK = 7_310_001  # advisory lock key: one import at a time per database
 EXTENSIONS = ("pg_trgm", "unaccent")
 # The tables whose rows a search reads in the order its scans find them (a hadith tier's first candidates:
 # app/data/search/common.py, `candidates_of`): stored in the order of their primary key, so that the answer depends
-# on the data alone, not on where the server placed each row (its free space, its compression of long values).
+# on the data alone, not on where the server placed each row (its free space, its compression of long values), and
+# so that the exact tier's read of common phrases in key order (app/data/search/wording.py) finds what an index does.
 SCANNED_IN_KEY_ORDER = ("hadith",)
 
 
@@ -108,11 +109,11 @@ async def copy_tables(
         advance(table, len(rows))
 
 
-async def store_in_key_order(conn: asyncpg.Connection) -> None:
+async def store_in_key_order(conn: asyncpg.Connection, schema: str = BUILD_SCHEMA) -> None:
     """Write each table of SCANNED_IN_KEY_ORDER again in the order of its primary key (CLUSTER, which also
     builds its indexes again)."""
     for table in SCANNED_IN_KEY_ORDER:
-        await conn.execute(f"CLUSTER {BUILD_SCHEMA}.{table} USING {table}_pkey")
+        await conn.execute(f"CLUSTER {schema}.{table} USING {table}_pkey")
 
 
 async def vacuum_analyze(conn: asyncpg.Connection) -> None:
