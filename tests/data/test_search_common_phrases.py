@@ -5,7 +5,6 @@ the first rows are the whole subset or a fifth of it."""
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-import asyncpg
 import pytest
 
 from app.data.search import common, wording
@@ -13,6 +12,7 @@ from app.text import arabic
 from ingest.run import ImportReport
 from tests.conftest import LIVE_SCHEMA, api_settings, serving
 from tests.graphql_client import rows, tool_data
+from tests.live_views import live_views_but
 
 # Each made of the subset's common words and pairs alone: formulas most texts hold, and one that hardly any does.
 PHRASES = (
@@ -26,25 +26,13 @@ PHRASES = (
 SCOPES: tuple[dict[str, Any], ...] = ({}, {"collection": "muslim"})
 INDEX_ALONE = "isnad_index_alone"  # the live schema's tables as views, but for no common pair
 COMMON = "search_common_pair"
-LIVE_RELATIONS = (
-    "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
-    " WHERE n.nspname = $1 AND c.relkind IN ('r', 'v') AND c.relname <> $2 ORDER BY c.relname"
-)
 
 
 @pytest.fixture
 async def index_alone(imported: ImportReport, database_url: str) -> AsyncIterator[str]:
-    conn = await asyncpg.connect(database_url)
-    try:
-        await conn.execute(f"CREATE SCHEMA {INDEX_ALONE}")
-        for row in await conn.fetch(LIVE_RELATIONS, LIVE_SCHEMA, COMMON):
-            relation = row["relname"]
-            await conn.execute(f"CREATE VIEW {INDEX_ALONE}.{relation} AS SELECT * FROM {LIVE_SCHEMA}.{relation}")
+    async with live_views_but(database_url, INDEX_ALONE, COMMON) as conn:
         await conn.execute(f"CREATE TABLE {INDEX_ALONE}.{COMMON} (LIKE {LIVE_SCHEMA}.{COMMON} INCLUDING ALL)")
         yield INDEX_ALONE
-    finally:
-        await conn.execute(f"DROP SCHEMA IF EXISTS {INDEX_ALONE} CASCADE")
-        await conn.close()
 
 
 @pytest.fixture

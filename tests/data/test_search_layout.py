@@ -12,14 +12,11 @@ import pytest
 from ingest.run import ImportReport
 from tests.conftest import LIVE_SCHEMA, api_settings, serving
 from tests.graphql_client import tool_data
+from tests.live_views import live_views_but
 
 SUBSET_QUERIES = Path(__file__).resolve().parents[2] / "eval" / "search_queries_subset.jsonl"
 REVERSED = "isnad_reversed"  # the live schema's tables as views, but for the name forms, a copy in reverse order
 FORMS = "narrator_search_form"
-LIVE_RELATIONS = (
-    "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
-    " WHERE n.nspname = $1 AND c.relkind IN ('r', 'v') AND c.relname <> $2 ORDER BY c.relname"
-)
 FORMS_INDEXES = "SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = $2"
 
 
@@ -33,10 +30,7 @@ def _narrator_queries() -> list[dict[str, Any]]:
     ]
 
 
-async def _reversed_schema(conn: asyncpg.Connection) -> None:
-    await conn.execute(f"CREATE SCHEMA {REVERSED}")
-    for row in await conn.fetch(LIVE_RELATIONS, LIVE_SCHEMA, FORMS):
-        await conn.execute(f"CREATE VIEW {REVERSED}.{row['relname']} AS SELECT * FROM {LIVE_SCHEMA}.{row['relname']}")
+async def _reversed_forms(conn: asyncpg.Connection) -> None:
     copied = f"SELECT * FROM {LIVE_SCHEMA}.{FORMS} ORDER BY narrator_id DESC, search_key DESC"
     await conn.execute(f"CREATE TABLE {REVERSED}.{FORMS} AS {copied}")
     for row in await conn.fetch(FORMS_INDEXES, LIVE_SCHEMA, FORMS):
@@ -46,13 +40,9 @@ async def _reversed_schema(conn: asyncpg.Connection) -> None:
 
 @pytest.fixture
 async def reversed_forms(imported: ImportReport, database_url: str) -> AsyncIterator[str]:
-    conn = await asyncpg.connect(database_url)
-    try:
-        await _reversed_schema(conn)
+    async with live_views_but(database_url, REVERSED, FORMS) as conn:
+        await _reversed_forms(conn)
         yield REVERSED
-    finally:
-        await conn.execute(f"DROP SCHEMA IF EXISTS {REVERSED} CASCADE")
-        await conn.close()
 
 
 async def _answers(database_url: str, schema: str, queries: list[dict[str, Any]]) -> list[Any]:

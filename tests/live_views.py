@@ -1,0 +1,30 @@
+"""A schema of views of the live schema's relations but one, which the test that asks for it creates as it needs it:
+the API served from it reads the live data, that one relation aside."""
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import asyncpg
+
+from tests.conftest import LIVE_SCHEMA
+
+LIVE_RELATIONS = (
+    "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+    " WHERE n.nspname = $1 AND c.relkind IN ('r', 'v') AND c.relname <> $2 ORDER BY c.relname"
+)
+
+
+@asynccontextmanager
+async def live_views_but(database_url: str, schema: str, relation: str) -> AsyncIterator[asyncpg.Connection]:
+    """Schema `schema`, a view of each live relation but `relation`; a connection to create that one; the schema
+    dropped at the end."""
+    conn = await asyncpg.connect(database_url)
+    try:
+        await conn.execute(f"CREATE SCHEMA {schema}")
+        for row in await conn.fetch(LIVE_RELATIONS, LIVE_SCHEMA, relation):
+            name = row["relname"]
+            await conn.execute(f"CREATE VIEW {schema}.{name} AS SELECT * FROM {LIVE_SCHEMA}.{name}")
+        yield conn
+    finally:
+        await conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        await conn.close()
