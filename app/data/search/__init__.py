@@ -9,8 +9,9 @@ FUZZY_CANDIDATES) before ranking them, whatever the query. The fuzzy tier needs 
 they leave room (Arabic: then the fuzzy tier is a second statement), or it is read first (French, whose
 fulltext tier needs to know which words are stop words: then every tier is the second statement). The
 narrator tiers run as one statement: the four tiers of the name key together, then the fuzzy tier only
-when they leave room. The resolvers choose the statements (resolvers/search_hadith.py,
-resolvers/search_narrator.py).
+when they leave room; when it alone found anyone, or no one, the words of the query that no name holds are
+read one letter off (two more statements: which words no name holds, then the names holding them so). The
+resolvers choose the statements (resolvers/search_hadith.py, resolvers/search_narrator.py).
 
 One module per idea: `citations`, `wording` (the hadith tiers), `vocabulary` (the fuzzy tier's corrections),
 `names` (the narrator tiers), and `common` (what they share).

@@ -1,5 +1,6 @@
-"""Narrators by any name form: the four tiers of the name key in one statement, then the fuzzy tier (consonant
-skeletons, across scripts) when they leave room."""
+"""Narrators by any name form: the four tiers of the name key in one statement, then the fuzzy tier (trigrams,
+consonant skeletons across scripts) when they leave room; and, when no other tier finds anyone, the query's words
+that no name holds, read one letter off."""
 
 import functools
 from dataclasses import dataclass
@@ -13,7 +14,9 @@ from sqlalchemy import (
     String,
     Text,
     and_,
+    any_,
     case,
+    exists,
     func,
     literal,
     literal_column,
@@ -21,6 +24,7 @@ from sqlalchemy import (
     select,
     union_all,
 )
+from sqlalchemy.dialects.postgresql import array as pg_array
 from sqlalchemy.dialects.postgresql import distinct_on
 
 from app.data import tables as t
@@ -28,6 +32,7 @@ from app.data.database import FUZZY_NAME_THRESHOLD, Bound, RequestDatabase, Row
 from app.data.narrators import narrator_record
 from app.data.records import NarratorHitRecord
 from app.data.search.common import array, escaped, leaves_room, like, param
+from app.data.search.vocabulary import wanted_terms
 from app.text import arabic, latin
 
 NAME_MATCH_WEIGHT = 0.6  # of a narrator score (not exact): the match; the rest is the prior
@@ -37,8 +42,15 @@ MIN_SKELETON = 3  # consonants a query needs before its consonants alone may mat
 MIN_SKELETON_PREFIX = 4  # consonants it needs before a name form may merely start with them ...
 MIN_SKELETON_SHARE = 0.35  # ... and the credit (SKELETON_CREDIT x its share of the form's consonants) needed
 NAME_TIERS = ("exact", "prefix", "substring", "fulltext", "fuzzy")  # best first
-FUZZY = literal(NAME_TIERS.index("fuzzy"))
+FUZZY_TIER = NAME_TIERS.index("fuzzy")
+FUZZY = literal(FUZZY_TIER)
 NAME_PARTICLES = arabic.NAME_PARTICLES | latin.NAME_PARTICLES
+MIN_EDITED = 4  # letters a word no name holds needs before a letter may be read as added or changed in it (else
+# only as dropped, doubled, or swapped with the next)
+MOST_UNHELD = 2  # words no name holds that a query may have and still be read as a name slipped ...
+MIN_SLIPPED = 3  # ... each of this many letters at least
+# The letters of each script's keys, as app.data.search.common.ALPHABETS names them.
+_ALPHABET = {"ar": "ar", "latin": "fr"}
 
 
 @dataclass(frozen=True)
@@ -222,21 +234,57 @@ def _fuzzy_hits(skeleton: int, filters: _Filters, key_hits: Any) -> Any:
     return _best_of_each(fuzzy).subquery()
 
 
-@functools.cache
-def _name_statement(skeleton: int, filters: _Filters) -> Select[Any]:
-    """Every tier of the narrator search in one statement: the key hits, then the fuzzy hits, `:most` in all."""
+def _with_narrators(hits: Any) -> Select[Any]:
+    """The first `:most` of `hits` (name forms with their tier and score), best first, each with its narrator."""
     n = t.narrator
-    key_hits = _key_hits(filters)
-    fuzzy_hits = _fuzzy_hits(skeleton, filters, key_hits)
-    hits = union_all(select(key_hits), select(fuzzy_hits)).subquery()
     order = (hits.c.tier, hits.c.score.desc(), hits.c.prior.desc(), hits.c.narrator_id)
     top = select(hits).order_by(*order).limit(param("most", Integer)).subquery()
     return (
         select(n, top.c.form.label("matched_form"), top.c.source_id.label("form_source_id"))
-        .add_columns(top.c.source_key.label("form_source_key"), top.c.score, top.c.tier)
+        .add_columns(top.c.source_key.label("form_source_key"), top.c.score, top.c.tier, top.c.prior)
         .join(top, top.c.narrator_id == n.c.narrator_id)
         .order_by(top.c.tier, top.c.score.desc(), top.c.prior.desc(), top.c.narrator_id)
     )
+
+
+@functools.cache
+def _name_statement(skeleton: int, filters: _Filters) -> Select[Any]:
+    """Every tier of the narrator search in one statement: the key hits, then the fuzzy hits, `:most` in all."""
+    key_hits = _key_hits(filters)
+    fuzzy_hits = _fuzzy_hits(skeleton, filters, key_hits)
+    return _with_narrators(union_all(select(key_hits), select(fuzzy_hits)).subquery())
+
+
+def _form_words() -> ColumnElement[Any]:
+    """The words of a name form's key (the fulltext tier's index)."""
+    return func.string_to_array(t.narrator_search_form.c.search_key, literal_column("' '"))
+
+
+@functools.cache
+def _unheld_words_statement() -> Select[Any]:
+    """Those of the query's words (`:words`) that no name form of its script holds."""
+    f = t.narrator_search_form
+    word = func.unnest(array("words", Text)).table_valued("word").render_derived()
+    held = and_(f.c.script == param("script", String), _form_words().op("@>")(pg_array([word.c.word])))
+    return select(word.c.word).where(~exists().where(held))
+
+
+@functools.cache
+def _slipped_statement(with_held: bool, filters: _Filters) -> Select[Any]:
+    """The fuzzy tier for a query some of whose words no name holds: the narrators, not among `:found`, one of
+    whose forms holds one of those words read one letter off (`:slips`) and, `with_held`, every other word of the
+    query (`:held`); scored as the trigram branch scores a form, by its similarity with the query."""
+    f = t.narrator_search_form
+    conditions = [
+        f.c.script == param("script", String),
+        _form_words().op("&&")(array("slips", Text)),
+        ~(f.c.narrator_id == any_(array("found", Integer))),
+    ]
+    if with_held:
+        conditions.append(_form_words().op("@>")(array("held", Text)))
+    score = _name_score(func.similarity(f.c.search_key, param("query", String)), f.c.prior)
+    forms = _forms(FUZZY, score, filters).where(*conditions).subquery()
+    return _with_narrators(_best_of_each(forms).subquery())
 
 
 def _name_params(query: str, skeleton: str, scope: NarratorScope) -> dict[str, Any]:
@@ -247,10 +295,16 @@ def _name_params(query: str, skeleton: str, scope: NarratorScope) -> dict[str, A
         "probe": _probe(query),
         "words": query.split(),
         "length": float(len(query)),
-        "script": scope.script,
         "skeleton": skeleton,
         "skeleton_end": _after_every_continuation(skeleton),
         "skeleton_credit": SKELETON_CREDIT * len(skeleton),
+        **_scope_params(scope),
+    }
+
+
+def _scope_params(scope: NarratorScope) -> dict[str, Any]:
+    return {
+        "script": scope.script,
         "grade_tier": scope.grade_tier,
         "region": scope.region,
         "generation": scope.generation,
@@ -269,12 +323,46 @@ def _name_hit(row: Row) -> tuple[str, NarratorHitRecord]:
     return NAME_TIERS[row["tier"]], record
 
 
+def _order(row: Row) -> tuple[Any, ...]:
+    """Where a narrator hit falls (rows of `_with_narrators`), as `_with_narrators` orders them."""
+    return row["tier"], -row["score"], -row["prior"], row["narrator_id"]
+
+
+async def _unheld_words(db: RequestDatabase, words: list[str], script: str) -> list[str]:
+    rows = await db.fetch(Bound(_unheld_words_statement(), {"words": words, "script": script}))
+    return [row["word"] for row in rows]
+
+
+async def _slipped_hits(db: RequestDatabase, query: str, scope: NarratorScope, found: list[Row]) -> list[Row]:
+    """The fuzzy hits of a query that names no narrator as it is written. When one or two of its words
+    (MOST_UNHELD), each of MIN_SLIPPED letters or more, are in no name form: the narrators, not among `found`,
+    whose form holds one of those words with one letter dropped, doubled, or swapped with the next (and, in a
+    word of MIN_EDITED letters or more, one letter added or changed: `wanted_terms`), and every other word of
+    the query. None when every word is some name's, or more are no name's."""
+    words = query.split()
+    unheld = await _unheld_words(db, words, scope.script)
+    if not unheld or len(unheld) > MOST_UNHELD or min(map(len, unheld)) < MIN_SLIPPED:
+        return []
+    held = [word for word in words if word not in unheld]
+    params = {
+        **_scope_params(scope),
+        "query": query,
+        "slips": sorted(set().union(*wanted_terms(_ALPHABET[scope.script], unheld, MIN_EDITED).values())),
+        "held": held,
+        "found": [row["narrator_id"] for row in found],
+    }
+    return list(await db.fetch(Bound(_slipped_statement(bool(held), _Filters.of(scope)), params)))
+
+
 async def narrators_by_name(
     db: RequestDatabase, query: str, skeleton: str, scope: NarratorScope
 ) -> list[tuple[str, NarratorHitRecord]]:
     """Narrators one of whose name forms matches the query's key, each with the tier (NAME_TIERS) he matched
     in: every narrator of a tier before those of the next, `most` at most. The fuzzy tier also compares the
-    query's consonant skeleton."""
+    query's consonant skeleton, and, when no other tier finds anyone, the words of the query no name holds
+    with one letter off (`_slipped_hits`)."""
     statement = _name_statement(min(len(skeleton), MIN_SKELETON_PREFIX), _Filters.of(scope))
-    rows = await db.fetch(Bound(statement, _name_params(query, skeleton, scope)))
+    rows = list(await db.fetch(Bound(statement, _name_params(query, skeleton, scope))))
+    if len(rows) < scope.most and all(row["tier"] == FUZZY_TIER for row in rows):
+        rows = sorted([*rows, *await _slipped_hits(db, query, scope, rows)], key=_order)[: scope.most]
     return [_name_hit(row) for row in rows]
