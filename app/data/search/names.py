@@ -168,7 +168,7 @@ def _key_hits(filters: _Filters) -> Any:
     exact = _exact_forms(filters)
     room = leaves_room(exact)
     tier = case((like(key, "prefix"), 1), (like(key, "substring"), 2), else_=3)
-    words = func.string_to_array(key, literal_column("' '")).op("@>")(array("words", Text))
+    words = _form_words().op("@>")(array("words", Text))
     matched = or_(and_(like(key, "probe"), _holds_unindexed(key, "substring")), words)
     condition = and_(room, f.c.script == param("script", String), key != param("query", String), matched)
     others = _forms(tier, _name_score(_share(), f.c.prior), filters).where(condition)
