@@ -350,7 +350,7 @@ def run(options: Options, settings: Settings, url: str, console: Console) -> Non
         console.print("starting the servers ...")
         floor, api, peer = start_servers(stack, options, settings, url, console)
         document_ids = persisted_ids()
-        searches = search_kinds(api, document_ids["search_hadith"], drawn.arguments["search_hadith"])
+        searches = search_kinds(api, document_ids, drawn.arguments)
         configs = chosen(configurations(floor, api, peer, drawn) + searches, options.only)
         if options.search_anchor:
             configs += anchor_twins(stack, url, settings.db_schema, configs, document_ids, console)

@@ -1,13 +1,15 @@
 """bench/load.py's search rows beside the mixed ones: `search_hadith`'s bodies apart by the statements they
-reach, and (`--search-anchor`) the same bodies sent to the search anchor, a dedicated full-text engine
-(bench/search_anchor.py, served by bench/anchor_server.py).
+reach, `search_narrator`'s names slipped, and (`--search-anchor`) the same bodies sent to the search anchor, a
+dedicated full-text engine (bench/search_anchor.py, served by bench/anchor_server.py).
 
 The kinds: the citations (the reference tier) and the Arabic phrases; the phrases apart again by the tiers
 they reach, which the API's `server-timing` says, asked once before the load: one statement (the exact and
 fulltext tiers filled the list, or left room and the fuzzy tier had nothing to look for) or two (the fuzzy
-tier ran).
+tier ran). The load's names are narrators' names as written; slipped one letter (bench.name_typo_recall's
+slips), they are read by the narrator's fuzzy tier instead.
 """
 
+import random
 import re
 import sys
 import tempfile
@@ -22,8 +24,10 @@ from rich.console import Console
 
 from bench.api_args import Variables
 from bench.load_answers import Configuration
+from bench.name_typo_recall import SEED as SLIP_SEED
 from bench.search_anchor import build
 from bench.servers import JSON_HEADERS, Server, database_env, free_port, server, wait_ready
+from bench.typo_recall import slipped
 
 SEARCHES = ("search_hadith", "search_narrator")
 STATEMENTS = re.compile(r'desc="(\d+) statements"')
@@ -43,18 +47,34 @@ def _statements(client: httpx.Client, api: Server, body: bytes) -> int:
     return int(found.group(1))
 
 
-def search_kinds(api: Server, document_id: str, sets: Sequence[Variables]) -> list[Configuration]:
+def _slipped_names(sets: Sequence[Variables]) -> list[Variables]:
+    """search_narrator's argument sets, each name slipped in one word of bench.typo_recall's MIN_LETTERS letters or
+    more, in each of its three ways (drawn with SLIP_SEED); a name without such a word is left out."""
+    rng = random.Random(SLIP_SEED)  # noqa: S311 (reproducible sampling, not cryptography)
+    return [{**v, "query": text} for v in sets for text in (slipped(v["query"], rng) or {}).values()]
+
+
+def search_kinds(
+    api: Server, document_ids: dict[str, str], arguments: dict[str, list[Variables]]
+) -> list[Configuration]:
     """search_hadith's argument sets apart: the Arabic phrases, the citations, then the phrases by the tiers
-    they reach (a row per statement count that some phrase gives)."""
+    they reach (a row per statement count that some phrase gives); and search_narrator's names slipped one letter,
+    which the narrator's fuzzy tier reads."""
+    sets, document_id = arguments["search_hadith"], document_ids["search_hadith"]
     phrases = _bodies(document_id, [v for v in sets if ":" not in v["query"]])
     citations = _bodies(document_id, [v for v in sets if ":" in v["query"]])
+    slipped_names = _bodies(document_ids["search_narrator"], _slipped_names(arguments["search_narrator"]))
     with httpx.Client(timeout=30.0) as client:
         reached = [_statements(client, api, body) for body in phrases]
     by_tiers = {
         f"API search_hadith, Arabic phrases, {name}": [b for b, n in zip(phrases, reached, strict=True) if n == count]
         for count, name in PHRASE_TIERS.items()
     }
-    kinds = {"API search_hadith, Arabic phrases only": phrases, "API search_hadith, citations only": citations}
+    kinds = {
+        "API search_hadith, Arabic phrases only": phrases,
+        "API search_hadith, citations only": citations,
+        "API search_narrator, names slipped one letter": slipped_names,
+    }
     return [Configuration(name, "API", api, bodies, None) for name, bodies in {**kinds, **by_tiers}.items() if bodies]
 
 
