@@ -4,7 +4,8 @@ fulltext, fuzzy), with the filters. Every hit is an inference, never an identifi
 An Arabic query is compared through app.text.arabic.name_key with the Arabic name forms; a Latin one
 through app.text.latin.name_key with the Latin forms (the dataset's transliterations). The fuzzy tier also
 compares consonant skeletons across scripts, so a Latin query can meet an Arabic form («Ibn Shihab»
-and «ابن شهاب»); and, when no other tier finds anyone, a word no name holds is read one letter off («عائششة»).
+and «ابن شهاب»); reads the forms similar to a query that no form is or starts with (a name as written is no
+misspelling); and, when no other tier finds anyone, a word no name holds is read one letter off («عائششة»).
 Each tier fills what the earlier ones left of `limit` (app/data/search/names.py runs them all in one statement,
 then that last reading when it is needed).
 """

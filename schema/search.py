@@ -124,9 +124,10 @@ class MatchTier(Enum):
     fulltext = strawberry.enum_value("fulltext", description="A name form holds every word of the query.")
     fuzzy = strawberry.enum_value(
         "fuzzy",
-        description="A name form is similar (trigrams), or has the query's consonants, in either script; or, when "
-        "no other tier finds anyone, it holds the query's words, those that no name holds read with one letter "
-        "dropped, doubled or swapped with the next, or (in a word of four letters or more) added or changed.",
+        description="A name form has the query's consonants, in either script; or, when no form is the query or "
+        "starts with it, it is similar to it (trigrams); or, when no other tier finds anyone, it holds the query's "
+        "words, those that no name holds read with one letter dropped, doubled or swapped with the next, or (in a "
+        "word of four letters or more) added or changed.",
     )
 
 

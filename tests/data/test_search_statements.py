@@ -143,6 +143,25 @@ async def test_a_name_that_fills_the_limit_with_exact_hits_reads_no_other_name_f
     assert all(loops == 0 for (index, _), loops in by_index.items() if index == "search_form_key_trgm_idx")
 
 
+async def _similarity_scans(client: httpx.AsyncClient, database_url: str, query: str) -> list[int]:
+    """How many times each scan of the fuzzy tier's trigram branch (`query <% key`) ran, for `query` at limit 20."""
+    arguments: list[Sequence[Any]] = []
+    with recording(arguments) as sent:
+        await execute(client, NARRATOR_LIMIT, query=query, limit=20)
+    nodes = await _executed(database_url, sent[0], arguments[0])
+    return [node["Actual Loops"] for node in nodes if "%>" in node.get("Index Cond", "")]
+
+
+async def test_the_trigram_branch_reads_a_name_that_no_form_holds_as_written_and_no_other(
+    client: httpx.AsyncClient, database_url: str
+) -> None:
+    # Every form that holds most of a name's trigrams is read and compared with it (thousands for a common name);
+    # a name that a form holds as written, or starts, is no misspelling, and those forms are other names.
+    assert await _similarity_scans(client, database_url, "Anas ibn Malik") == [0]  # exact
+    assert await _similarity_scans(client, database_url, "Anas ibn") == [0]  # prefix
+    assert await _similarity_scans(client, database_url, "Anas ibn Mlik") == [1]
+
+
 async def test_the_key_tiers_read_the_trigram_index_by_the_query_words_alone_then_compare_the_form(
     client: httpx.AsyncClient, database_url: str
 ) -> None:

@@ -5,6 +5,7 @@ from typing import Any
 
 import httpx
 
+from app.text import arabic, latin
 from app.text.arabic import normalize
 from tests.graphql_client import data_of, execute, nfc, provenance, rows, tool_data
 
@@ -216,3 +217,25 @@ async def test_the_hits_of_a_slipped_name_take_their_place_among_the_trigram_hit
         assert {h["match_tier"] for h in hits} == {"fuzzy"}, query
         scores = [h["score"] for h in hits]
         assert scores == sorted(scores, reverse=True), query
+
+
+# Names that narrators of the test subset bear as written (exact hits), leaving room under a limit of 20, and that
+# forms of other names resemble in most of their trigrams («Anas ibn Malik»: «Malik bin Iyyas al-Ansari»).
+AS_WRITTEN = ("Anas ibn Malik", "حماد بن زيد", "نافع مولى ابن عمر")
+FORM_SKELETON = "SELECT skeleton FROM narrator_search_form WHERE narrator_id = $1 AND form = $2"
+
+
+async def test_a_name_found_as_written_is_followed_by_no_merely_similar_name(
+    client: httpx.AsyncClient, database_url: str
+) -> None:
+    # A name some form holds as written is no misspelling: the fuzzy tier's trigram branch does not read it, and the
+    # only fuzzy hits left are the consonant branch's, forms with the query's consonants («حماد بن يزيد»).
+    for query in AS_WRITTEN:
+        hits = (await tool_data(client, "search_narrator", query=query, limit=20))["results"]
+
+        assert hits[0]["match_tier"] == "exact", query
+        skeleton = (latin if query.isascii() else arabic).skeleton(query)
+        for hit in (h for h in hits if h["match_tier"] == "fuzzy"):
+            form = hit["provenance"][-1]["locator"].removeprefix("name form: ")
+            (row,) = await rows(database_url, FORM_SKELETON, hit["narrator_id"], form)
+            assert row["skeleton"].startswith(skeleton), (query, form)

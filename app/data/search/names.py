@@ -1,6 +1,6 @@
-"""Narrators by any name form: the four tiers of the name key in one statement, then the fuzzy tier (trigrams,
-consonant skeletons across scripts) when they leave room; and, when no other tier finds anyone, the query's words
-that no name holds, read one letter off."""
+"""Narrators by any name form: the four tiers of the name key in one statement, then the fuzzy tier (consonant
+skeletons across scripts; trigrams when no form is the query or starts with it) when they leave room; and, when no
+other tier finds anyone, the query's words that no name holds, read one letter off."""
 
 import functools
 from dataclasses import dataclass
@@ -43,6 +43,7 @@ MIN_SKELETON_PREFIX = 4  # consonants it needs before a name form may merely sta
 MIN_SKELETON_SHARE = 0.35  # ... and the credit (SKELETON_CREDIT x its share of the form's consonants) needed
 NAME_TIERS = ("exact", "prefix", "substring", "fulltext", "fuzzy")  # best first
 FUZZY_TIER = NAME_TIERS.index("fuzzy")
+AS_WRITTEN = NAME_TIERS.index("prefix")  # the last tier whose hits hold the query as it is written, from their start
 FUZZY = literal(FUZZY_TIER)
 NAME_PARTICLES = arabic.NAME_PARTICLES | latin.NAME_PARTICLES
 MIN_EDITED = 4  # letters a word no name holds needs before a letter may be read as added or changed in it (else
@@ -221,13 +222,22 @@ def _consonants(prefix: bool, filters: _Filters, room: Any) -> Select[Any]:
     return forms.order_by(func.char_length(f.c.skeleton), f.c.narrator_id, *_form_order(f.c)).limit(FUZZY_FORMS)
 
 
+def _misspelt(key_hits: Any) -> ColumnElement[bool]:
+    """No key hit is exact or prefix: no name form is the query or starts with it, so it may be a name misspelt
+    (checked once, before any row is read). A name found as written is no misspelling, and the forms merely
+    similar to it are other names."""
+    as_written = select(key_hits.c.narrator_id).where(key_hits.c.tier <= AS_WRITTEN)
+    return ~exists(as_written)
+
+
 def _fuzzy_hits(skeleton: int, filters: _Filters, key_hits: Any) -> Any:
     """The fuzzy tier, for narrators not among the key hits, read only when these are fewer than `:most`
-    (`room`: checked once, before any row is read); the consonant branch when the query has MIN_SKELETON
-    consonants (`skeleton`: how many it has, up to MIN_SKELETON_PREFIX)."""
+    (`room`: checked once, before any row is read); the trigram branch when the query may be misspelt
+    (`_misspelt`); the consonant branch when the query has MIN_SKELETON consonants (`skeleton`: how many it
+    has, up to MIN_SKELETON_PREFIX)."""
     f = t.narrator_search_form
     room = and_(leaves_room(key_hits), f.c.narrator_id.not_in(select(key_hits.c.narrator_id)))
-    branches = [_similar(filters, room)]
+    branches = [_similar(filters, and_(room, _misspelt(key_hits)))]
     if skeleton >= MIN_SKELETON:
         branches.append(_consonants(skeleton >= MIN_SKELETON_PREFIX, filters, room))
     fuzzy = union_all(*branches).subquery()
