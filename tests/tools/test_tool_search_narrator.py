@@ -185,6 +185,8 @@ SLIPPED_NAMES = (
     ("عائششة", 53),  # «عائشة», a letter doubled
     ("سعيد بن المسب", 11002),  # «المسيب», a letter dropped
     ("Utman ibn Affan", 4),  # «Uthman»: a letter dropped that the Latin key reads as another («usman»)
+    ("Utmhan ibn Affan", 4),  # two letters swapped: «uthman» put back, which the key spells «usman»
+    ("Aïhca", 53),  # «Aicha», two letters swapped: «aicha», which the key spells «aisha»
 )
 
 

@@ -338,6 +338,15 @@ def _order(row: Row) -> tuple[Any, ...]:
     return row["tier"], -row["score"], -row["prior"], row["narrator_id"]
 
 
+def _as_keys(slips: set[str], script: str) -> set[str]:
+    """`slips` (a key's words one letter off) and, for a Latin key, each as the key spells it: the letter put back
+    in «utmhan» («Uthman», two letters swapped) makes «uthman», which the key spells «usman». A slip that the key
+    makes two words or none is left as it is."""
+    if script != "latin":
+        return slips
+    return slips | {key for slip in slips if len((key := latin.name_key(slip)).split()) == 1}
+
+
 async def _unheld_words(db: RequestDatabase, words: list[str], script: str) -> list[str]:
     rows = await db.fetch(Bound(_unheld_words_statement(), {"words": words, "script": script}))
     return [row["word"] for row in rows]
@@ -347,8 +356,9 @@ async def _slipped_hits(db: RequestDatabase, query: str, scope: NarratorScope, f
     """The fuzzy hits of a query that names no narrator as it is written. When one or two of its words
     (MOST_UNHELD), each of MIN_SLIPPED letters or more, are in no name form: the narrators, not among `found`,
     whose form holds one of those words with one letter dropped, doubled, or swapped with the next (and, in a
-    word of MIN_EDITED letters or more, one letter added or changed: `wanted_terms`), and every other word of
-    the query. None when every word is some name's, or more are no name's."""
+    word of MIN_EDITED letters or more, one letter added or changed: `wanted_terms`; a Latin one also as its key
+    spells it, `_as_keys`), and every other word of the query. None when every word is some name's, or more are
+    no name's."""
     words = query.split()
     unheld = await _unheld_words(db, words, scope.script)
     if not unheld or len(unheld) > MOST_UNHELD or min(map(len, unheld)) < MIN_SLIPPED:
@@ -357,7 +367,9 @@ async def _slipped_hits(db: RequestDatabase, query: str, scope: NarratorScope, f
     params = {
         **_scope_params(scope),
         "query": query,
-        "slips": sorted(set().union(*wanted_terms(_ALPHABET[scope.script], unheld, MIN_EDITED).values())),
+        "slips": sorted(
+            _as_keys(set().union(*wanted_terms(_ALPHABET[scope.script], unheld, MIN_EDITED).values()), scope.script)
+        ),
         "held": held,
         "found": [row["narrator_id"] for row in found],
     }
