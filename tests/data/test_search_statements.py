@@ -156,7 +156,7 @@ async def test_the_trigram_branch_reads_a_name_that_no_form_holds_as_written_and
     client: httpx.AsyncClient, database_url: str
 ) -> None:
     # Every form that holds most of a name's trigrams is read and compared with it (thousands for a common name);
-    # a name that a form holds as written, or starts, is no misspelling, and those forms are other names.
+    # a name that some form is, or starts with, is no misspelling, and those forms are other names.
     assert await _similarity_scans(client, database_url, "Anas ibn Malik") == [0]  # exact
     assert await _similarity_scans(client, database_url, "Anas ibn") == [0]  # prefix
     assert await _similarity_scans(client, database_url, "Anas ibn Mlik") == [1]

@@ -341,7 +341,8 @@ def _order(row: Row) -> tuple[Any, ...]:
 def _as_keys(slips: set[str], script: str) -> set[str]:
     """`slips` (a key's words one letter off) and, for a Latin key, each as the key spells it: the letter put back
     in «utmhan» («Uthman», two letters swapped) makes «uthman», which the key spells «usman». A slip that the key
-    makes two words or none is left as it is."""
+    makes two words or none is left as it is. The Arabic key folds letter by letter into the letters the slips are
+    written in (ALPHABETS), so an Arabic slip is a key already."""
     if script != "latin":
         return slips
     return slips | {key for slip in slips if len((key := latin.name_key(slip)).split()) == 1}
