@@ -9,7 +9,8 @@ read without sorting, whatever the list holds in all. The narrators' `occurrence
 text compared in its collation; where the tool's order leaves ties (a name form given by two sources), the
 source settles them. The reader's counts and order of collections, books and chapters come last
 (ingest/reading_order.py). The search vocabulary's keys (search_term_key) come first: by them the fuzzy search
-finds the terms one letter off a query word; then the words and pairs of words most texts hold (search_common_pair).
+finds the terms one letter off a query word; then the words and pairs of words most texts hold (search_common_pair),
+and the words of the narrators' name keys (search_name_word).
 """
 
 import asyncpg
@@ -132,9 +133,19 @@ HAVING count(*) >= {COMMON_PAIR_SHARE} * (SELECT count(*) FROM hadith)
  ORDER BY 1
 """
 
+# Every word of a name form's key, by script: whether a query's word is some name's is a read of the primary key
+# (app/data/search/names.py), where the index of the forms' words lists every form holding it («بن»: 10,541).
+SEARCH_NAME_WORD = """
+INSERT INTO search_name_word (script, word)
+SELECT DISTINCT script, word
+  FROM narrator_search_form, unnest(string_to_array(search_key, ' ')) AS word
+ ORDER BY 1, 2
+"""
+
 DERIVED = (
     SEARCH_TERM_KEY,
     SEARCH_COMMON_PAIR,
+    SEARCH_NAME_WORD,
     PROFILE_VARIANT,
     PROFILE_ENTRY,
     NARRATOR_OCCURRENCE,

@@ -230,6 +230,12 @@ CREATE INDEX search_form_key_idx ON narrator_search_form (search_key, script);  
 -- a short sample keeps that planning cheap (2 ms per search with the default 100).
 ALTER TABLE narrator_search_form ALTER COLUMN search_key SET STATISTICS 10;
 
+CREATE TABLE search_name_word (                 -- derived (ingest/derived.py): the words of the name forms' keys
+    script  text NOT NULL,                      -- narrator_search_form.script
+    word    text NOT NULL,                      -- a word of narrator_search_form.search_key
+    PRIMARY KEY (script, word)
+);
+
 CREATE TABLE narrator_legacy_field (            -- dataset fields, kept apart from scholarly assertions
     narrator_id  integer NOT NULL REFERENCES narrator,
     field        text NOT NULL,                 -- 'generation_label', 'birth_date_hijri', 'death_date_hijri', ...

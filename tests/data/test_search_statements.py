@@ -162,6 +162,23 @@ async def test_the_trigram_branch_reads_a_name_that_no_form_holds_as_written_and
     assert await _similarity_scans(client, database_url, "Anas ibn Mlik") == [1]
 
 
+async def test_which_words_of_a_name_no_form_holds_is_read_from_the_words_of_the_keys_not_from_the_forms(
+    client: httpx.AsyncClient, database_url: str
+) -> None:
+    # The index of the forms' words lists every form that holds a word before one of them is enough: «ibn» is in
+    # thousands. The words of the keys, by script, answer by their primary key.
+    await execute(client, NARRATOR_LIMIT, query="Anas ibn Mlik", limit=5)  # the catalog, read once per process
+    arguments: list[Sequence[Any]] = []
+    with recording(arguments) as sent:
+        body = await execute(client, NARRATOR_LIMIT, query="Anas ibn Mlik", limit=5)
+    assert len(sent) == 3  # the tiers, which words no name holds, the names holding those words slipped
+    nodes = await _executed(database_url, sent[1], arguments[1])
+
+    assert {node["Relation Name"] for node in nodes if "Relation Name" in node} == {"search_name_word"}
+    assert [node["Index Name"] for node in nodes if "Index Name" in node] == ["search_name_word_pkey"]
+    assert body["data"]["search_narrator"]["results"]
+
+
 async def test_the_key_tiers_read_the_trigram_index_by_the_query_words_alone_then_compare_the_form(
     client: httpx.AsyncClient, database_url: str
 ) -> None:

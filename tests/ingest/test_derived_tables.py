@@ -161,6 +161,19 @@ def test_the_common_pairs_are_the_words_and_pairs_of_words_that_a_share_of_the_t
     }
 
 
+def test_the_name_words_are_every_word_of_a_name_forms_key_in_its_script(
+    imported: ImportReport, database_url: str
+) -> None:
+    forms = fetch(database_url, LIVE_SCHEMA, "SELECT script, search_key FROM narrator_search_form")
+    words = fetch(database_url, LIVE_SCHEMA, "SELECT script, word FROM search_name_word")
+
+    assert {("latin", "ibn"), ("ar", "بن")} <= {(row["script"], row["word"]) for row in words}
+    assert len(words) == len({(row["script"], row["word"]) for row in words})
+    assert {(row["script"], row["word"]) for row in words} == {
+        (row["script"], word) for row in forms for word in row["search_key"].split(" ")
+    }
+
+
 def test_every_gin_index_is_merged_when_the_import_ends(imported: ImportReport, database_url: str) -> None:
     # The server runs no autovacuum here: a pending list the import left would still be there.
     fetch(database_url, "public", "CREATE EXTENSION IF NOT EXISTS pgstattuple SCHEMA public")

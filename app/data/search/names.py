@@ -24,7 +24,6 @@ from sqlalchemy import (
     select,
     union_all,
 )
-from sqlalchemy.dialects.postgresql import array as pg_array
 from sqlalchemy.dialects.postgresql import distinct_on
 
 from app.data import tables as t
@@ -272,10 +271,11 @@ def _form_words() -> ColumnElement[Any]:
 
 @functools.cache
 def _unheld_words_statement() -> Select[Any]:
-    """Those of the query's words (`:words`) that no name form of its script holds."""
-    f = t.narrator_search_form
+    """Those of the query's words (`:words`) that no name form of its script holds: none of the words of its keys
+    (search_name_word, read by its primary key)."""
+    w = t.search_name_word
     word = func.unnest(array("words", Text)).table_valued("word").render_derived()
-    held = and_(f.c.script == param("script", String), _form_words().op("@>")(pg_array([word.c.word])))
+    held = and_(w.c.script == param("script", String), w.c.word == word.c.word)
     return select(word.c.word).where(~exists().where(held))
 
 
