@@ -208,15 +208,13 @@ async def measure(settings: Settings, url: str, samples: int) -> list[Figure]:
         await connection.close()
     app = create_app(settings, url)
     figures = []
-    try:
+    async with app.router.lifespan_context(app):  # as `serve` runs it (bench/search_bench.py says why)
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://bench", timeout=60) as client:
             for tool in TOOLS:  # a first pass loads what the API reads once per process
                 await root_figure(client, tool, arguments[tool][:2])
             figures += [await root_figure(client, tool, arguments[tool]) for tool in TOOLS]
             figures += [await probe_figure(client, probe, arguments[probe.tool]) for probe in PROBES]
-    finally:
-        await app.state.engine.dispose()
     return figures
 
 
