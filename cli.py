@@ -167,9 +167,11 @@ def _serve(args: argparse.Namespace) -> int:
         asyncio.run(check_pooled_sessions(settings, url))  # behind a transaction pooler: its sessions' settings
         version = asyncio.run(read_data_version(settings, url))
         workers = f"{args.workers} worker{'s' if args.workers > 1 else ''}"
+        why = version.unreadable if version else None
         print(  # noqa: T201 - the start-up line
             f"isnad-graphql serving http://{args.host}:{args.port}/graphql with {workers}; "
-            f"data: {version or 'unknown (no import found, or the database did not answer)'}",
+            f"data: {version or 'unknown (no import found, or the database did not answer)'}"
+            + (f"\n{why} Until then every request is UPSTREAM_UNAVAILABLE." if why else ""),
             file=sys.stderr,
             flush=True,
         )
@@ -224,6 +226,7 @@ def _mcp(args: argparse.Namespace) -> int:
 
         async def serve() -> None:
             await check_pooled_sessions(settings, url)
+            await app.state.data_version.refresh()  # no lifespan runs: the import is read once, here
             try:
                 await serve_stdio(app.state.tools)
             finally:

@@ -89,14 +89,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
     schema = graphql_core_schema(strawberry_schema)
     allowed = CostLimits(settings.max_nodes, settings.max_cost, settings.max_depth, settings.max_aliases)
     executor = Executor(
-        strawberry_schema,
-        engine,
-        SourceCatalog(),
-        allowed,
-        settings.request_timeout_ms / 1000,
-        settings.suggestions,
-        reads.pick,
-        reads.instead_of,
+        strawberry_schema, reads, SourceCatalog(), allowed, settings.request_timeout_ms / 1000, settings.suggestions
     )
     documents = Documents(schema, settings.max_tokens, settings.suggestions)
     manifest = load_manifest(DEFAULT_DIR)

@@ -16,6 +16,7 @@ from types import FrameType
 import asyncpg
 from rich.console import Console
 
+from app.schema_version import SCHEMA_VERSION
 from app.text.arabic import NORMALIZER_VERSION
 from ingest import writer
 from ingest.checksums import TableChecksum, content_checksum, record_checksums, table_checksums
@@ -27,8 +28,6 @@ from ingest.sources import SOURCES
 from ingest.steps import STEPS
 from ingest.summary import print_summary
 from ingest.verification import Verification, verified
-
-SCHEMA_VERSION = 1
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
--- The reference database of the hadith and narrator graph, version 1.
+-- The reference database of the hadith and narrator graph (its version: app/schema_version.py).
 --
 -- The importer creates every object below inside a fresh build schema (the search_path names it)
 -- and swaps it in as `isnad` at the end. Every row that carries a claim names its source

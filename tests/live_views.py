@@ -1,5 +1,6 @@
 """A schema of views of the live schema's relations but one, which the test that asks for it creates as it needs it:
-the API served from it reads the live data, that one relation aside."""
+the API served from it reads the live data, that one relation aside. One such schema is the live data recorded as
+an import of other versions."""
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -28,3 +29,19 @@ async def live_views_but(database_url: str, schema: str, relation: str) -> Async
     finally:
         await conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
         await conn.close()
+
+
+@asynccontextmanager
+async def imported_as(
+    database_url: str, schema: str, schema_version: int, normalizer_version: int
+) -> AsyncIterator[asyncpg.Connection]:
+    """Schema `schema`: the live data, its import run recorded with these versions; a connection to it (the
+    versions may be changed through it, as an import swapped in would); the schema dropped at the end."""
+    async with live_views_but(database_url, schema, "import_run") as conn:
+        await conn.execute(f"CREATE TABLE {schema}.import_run AS SELECT * FROM {LIVE_SCHEMA}.import_run")
+        await conn.execute(
+            f"UPDATE {schema}.import_run SET schema_version = $1, normalizer_version = $2",
+            schema_version,
+            normalizer_version,
+        )
+        yield conn

@@ -1,7 +1,12 @@
 """The version of the data the API serves, as the importer's run recorded it: the sha256 of the manifest the data
 folder was checked against, the content checksum of the tables, when it was imported. `serve` says it at start-up;
 `/readyz` reads it again at each probe and reports it, and every GraphQL answer carries the last one read in
-`extensions.data_version`."""
+`extensions.data_version`.
+
+The API serves only an import of its own schema version and normalizer version: another schema may lack a table it
+reads, and keys normalized by other rules would no longer meet its queries' (a search would find nothing, silently).
+While the last version read is another, `/readyz` answers 503 and every operation UPSTREAM_UNAVAILABLE before any
+statement, until an import of this version is swapped in."""
 
 import asyncio
 from contextlib import suppress
@@ -15,7 +20,9 @@ from sqlalchemy import select
 from app.data import tables as t
 from app.data.database import Bound, RequestDatabase, create_engine, select_one
 from app.errors import UpstreamUnavailable
+from app.schema_version import SCHEMA_VERSION
 from app.settings import Settings
+from app.text.arabic import NORMALIZER_VERSION
 
 LAST_RUN = (
     select(
@@ -31,6 +38,7 @@ LAST_RUN = (
 
 
 LAST_RUN_SQL = str(LAST_RUN.compile(compile_kwargs={"literal_binds": True}))  # plain SQL: no parameter
+READ = {"schema_version": SCHEMA_VERSION, "normalizer_version": NORMALIZER_VERSION}  # the import this code reads
 
 
 @dataclass(frozen=True)
@@ -40,6 +48,18 @@ class DataVersion:
     finished_at: datetime  # when the import finished
     manifest_sha256: str
     content_checksum: str
+
+    @property
+    def unreadable(self) -> str | None:
+        """Why this server cannot serve the import: another schema, or keys normalized by other rules; None when
+        it can."""
+        if (self.schema_version, self.normalizer_version) == (SCHEMA_VERSION, NORMALIZER_VERSION):
+            return None
+        return (
+            f"The database holds an import of schema version {self.schema_version} and normalizer version "
+            f"{self.normalizer_version}; this server reads schema version {SCHEMA_VERSION} and normalizer version "
+            f"{NORMALIZER_VERSION}. The data must be imported again with this version."
+        )
 
     @property
     def imported(self) -> str:
@@ -103,6 +123,13 @@ class ServedVersion:
             row = await connection.fetchrow(LAST_RUN_SQL)
             if row is not None:
                 self.current = DataVersion(**dict(row))
+
+    def require_readable(self) -> None:
+        """Raises UPSTREAM_UNAVAILABLE while the last import read is of another version (none read yet passes: the
+        statements then say whether the database answers)."""
+        why = self.current.unreadable if self.current else None
+        if why:
+            raise UpstreamUnavailable(why)
 
     def as_extension(self) -> dict[str, Any] | None:
         return self.current.as_json() if self.current else None

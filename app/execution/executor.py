@@ -1,5 +1,5 @@
-"""Running one GraphQL operation: cost check first (before any SQL), then execution on one
-request-scoped connection, within the request's deadline, then every error mapped to the closed set.
+"""Running one GraphQL operation: the data's version and the cost checked first (before any SQL), then execution on
+one request-scoped connection, within the request's deadline, then every error mapped to the closed set.
 
 The deadline bounds all of an operation's statements together: when it passes, the statement in flight
 is cancelled (on the server too), the connection goes back to the pool settled (`app/data/database.py`), and
@@ -8,15 +8,15 @@ the answer is UPSTREAM_UNAVAILABLE, with no data."""
 import asyncio
 import inspect
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import strawberry
 from graphql import GraphQLError, GraphQLSchema, execute
-from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.data.database import RequestDatabase, Reroute
+from app.data.database import RequestDatabase
+from app.data.replicas import ReadRouting
 from app.data.sources import SourceCatalog
 from app.errors import ErrorCode, UpstreamUnavailable, to_closed_set
 from app.execution.compiled import NotCompiled, Plan, compile_operation
@@ -54,19 +54,15 @@ class Executor:
     def __init__(
         self,
         strawberry_schema: strawberry.Schema,
-        engine: AsyncEngine,
+        reads: ReadRouting,
         sources: SourceCatalog,
         allowed: CostLimits,
         deadline_s: float,
         suggestions: bool = False,
-        route: Callable[[], AsyncEngine] | None = None,
-        reroute: Reroute | None = None,
     ) -> None:
         self.schema: GraphQLSchema = graphql_core_schema(strawberry_schema)
         self.suggestions = suggestions  # "Did you mean ...?" in the errors of variables
-        self.engine = engine
-        self.route = route or (lambda: engine)  # the pool each request reads from (app/data/replicas.py)
-        self.reroute = reroute  # and where instead, when that pool's server cannot be reached
+        self.reads = reads  # the pool each request reads from, the import it holds (app/data/replicas.py)
         self.deadline_s = deadline_s  # for all of an operation's statements together
         self.sources = sources
         self.allowed = allowed
@@ -89,6 +85,7 @@ class Executor:
     def admit(self, prepared: Prepared, operation_name: str | None, variables: Mapping[str, Any]) -> Admitted:
         """The operation with its coerced variables and cost; raises an error of the closed set when it
         may not run."""
+        self.reads.served.require_readable()
         operation = prepared.operation(operation_name)
         coerced = coerce_variables(self.schema, operation, variables, self.suggestions)
         found = self.measures.measure((prepared.text, operation_name), operation, prepared.fragments, coerced)
@@ -96,7 +93,7 @@ class Executor:
         return Admitted(operation_name, variables, coerced, found)
 
     async def run(self, prepared: Prepared, admitted: Admitted) -> Outcome:
-        db = RequestDatabase(self.route(), self.reroute)
+        db = RequestDatabase(self.reads.pick(), self.reads.instead_of)
         deadline = asyncio.timeout(self.deadline_s)
         try:
             async with deadline:

@@ -25,7 +25,14 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from app.data.data_version import ServedVersion
-from app.errors import ApiError, LimitExceeded, PersistedQueryNotFound, QueryRejected, rejected_document
+from app.errors import (
+    ApiError,
+    LimitExceeded,
+    PersistedQueryNotFound,
+    QueryRejected,
+    UpstreamUnavailable,
+    rejected_document,
+)
 from app.execution.cost import Measure
 from app.execution.documents import DocumentRejected, Documents, Prepared, only_queries
 from app.execution.executor import Executor, Outcome
@@ -230,7 +237,8 @@ class GraphQLEndpoint:
 
     def refused(self, error: HttpRefusal | DocumentRejected | ApiError, modern: bool) -> Response:
         """The answer to a request refused before it ran: 400 with `application/graphql-response+json`;
-        with legacy `application/json`, 200 but for a malformed request; an HTTP refusal's own status."""
+        with legacy `application/json`, 200 but for a malformed request; an HTTP refusal's own status; 503 while
+        the database holds data this server cannot read."""
         if isinstance(error, HttpRefusal):
             note_error(error.error.code)
             response = self.errors_response([refusal_entry(error.error)], modern, error.status)
@@ -241,6 +249,8 @@ class GraphQLEndpoint:
         if isinstance(error, DocumentRejected):
             errors = [rejected_document(rejected).formatted for rejected in error.errors]
         note_error(errors[0]["extensions"]["code"])
+        if isinstance(error, UpstreamUnavailable):  # the server's state, not the request's: 503 for any client
+            return self.errors_response(errors, modern, error.status)
         return self.errors_response(errors, modern, 400 if modern or isinstance(error, MalformedRequest) else 200)
 
     def document(self, params: Params, profile: Profile) -> Found:

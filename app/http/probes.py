@@ -1,5 +1,6 @@
-"""The answers of `/healthz` (the worker is alive) and `/readyz` (its database answers), which the front door
-(`app/http/front_door.py`) gives before any middleware, so that they stay fast while the worker sheds load.
+"""The answers of `/healthz` (the worker is alive) and `/readyz` (its database answers, with data of the version it
+reads), which the front door (`app/http/front_door.py`) gives before any middleware, so that they stay fast while
+the worker sheds load.
 
 `/readyz` reads the database on the readiness connection (`app.data.database.Readiness`: its own, never the
 request pool, within ISNAD_READY_TIMEOUT_MS), which also reads the data version. While the app's lifespan
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 
 import orjson
 
-from app.data.data_version import ServedVersion
+from app.data.data_version import READ, ServedVersion
 from app.data.database import Readiness
 from app.http.request_log import RequestIdentity
 
@@ -70,6 +71,10 @@ class Probes:
         if not last.ready:
             return 503, orjson.dumps({"status": "database unavailable", **age})
         version = self.data_version.current  # read by the readiness check itself
+        if version is not None and version.unreadable:
+            return 503, orjson.dumps(
+                {"status": "unreadable data", "data_version": version.as_json(), "reads": READ, **age}
+            )
         return 200, orjson.dumps({"status": "ready", "data_version": version.as_json() if version else None, **age})
 
     async def check(self, keep: bool = False) -> Check:

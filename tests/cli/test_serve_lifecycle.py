@@ -1,6 +1,7 @@
 """`isnad-graphql serve` on the embedded PostgreSQL stops it when it stops: SIGTERM drains and unwinds; a
 server that a killed `serve` left running is stopped by the next one, and one that crashed is recovered
-(`app/data/embedded_leftover.py`)."""
+(`app/data/embedded_leftover.py`). On a database of another import version it says so at start-up, and is not
+ready."""
 
 import os
 import signal
@@ -13,8 +14,12 @@ import httpx
 import pytest
 
 from app.data.embedded_leftover import reclaim
+from app.schema_version import SCHEMA_VERSION
+from app.text.arabic import NORMALIZER_VERSION
 from bench.servers import free_port
+from ingest.run import ImportReport
 from tests.conftest import REPO
+from tests.live_views import imported_as
 
 COMMAND = str(Path(os.environ.get("VIRTUAL_ENV", REPO / ".venv")) / "bin" / "isnad-graphql")
 STARTUP_SECONDS = 120  # initdb and the first start of an embedded server on a loaded machine
@@ -40,8 +45,14 @@ STARTED: list[subprocess.Popen[bytes]] = []  # every `serve` a test started, kil
 
 def _serving(home: Path) -> subprocess.Popen[bytes]:
     """`serve` on the embedded PostgreSQL of `home`, once it answers; its stderr kept."""
+    return _serving_with({"ISNAD_HOME": str(home)})[0]
+
+
+def _serving_with(settings: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
+    """`serve` with these ISNAD_* settings (no ISNAD_DATABASE_URL unless they name one), once it answers, and its
+    address; its stderr kept."""
     port = free_port()
-    environment = {k: v for k, v in os.environ.items() if k != "ISNAD_DATABASE_URL"} | {"ISNAD_HOME": str(home)}
+    environment = {k: v for k, v in os.environ.items() if k != "ISNAD_DATABASE_URL"} | settings
     process = subprocess.Popen(  # noqa: S603 - our own command
         [COMMAND, "serve", "--host", "127.0.0.1", "--port", str(port)],
         env=environment,
@@ -49,8 +60,9 @@ def _serving(home: Path) -> subprocess.Popen[bytes]:
         stderr=subprocess.PIPE,
     )
     STARTED.append(process)
-    _wait_healthy(f"http://127.0.0.1:{port}", process)
-    return process
+    base = f"http://127.0.0.1:{port}"
+    _wait_healthy(base, process)
+    return process, base
 
 
 def _terminated(process: subprocess.Popen[bytes]) -> str:
@@ -91,14 +103,21 @@ def test_sigterm_stops_the_embedded_postgresql_that_serve_started(home: Path) ->
     assert not (home / "pgdata" / POSTMASTER_PID).exists()
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Iterator[Path]:
-    """An ISNAD_HOME of its own, whose server is stopped after the test even when the test fails."""
-    yield tmp_path
+@pytest.fixture(autouse=True)
+def no_serve_left() -> Iterator[None]:
+    """Every `serve` the test started is killed after it, even when the test fails."""
+    yield
     while STARTED:
         process = STARTED.pop()
         process.kill()
         process.wait()
+
+
+@pytest.fixture
+def home(tmp_path: Path, no_serve_left: None) -> Iterator[Path]:
+    """An ISNAD_HOME of its own, whose server is stopped after the test (and its `serve`) even when the test
+    fails."""
+    yield tmp_path
     if (tmp_path / "pgdata").exists():
         reclaim(tmp_path / "pgdata")
 
@@ -135,3 +154,18 @@ def test_a_postgresql_that_crashed_is_recovered_by_the_next_serve(home: Path) ->
     assert "its PostgreSQL ended without shutting down; it recovers on start" in stderr
     assert "Traceback" not in stderr
     assert not (home / "pgdata" / POSTMASTER_PID).exists()
+
+
+async def test_serve_says_at_start_up_that_the_data_is_of_another_version_and_is_not_ready(
+    imported: ImportReport, database_url: str
+) -> None:
+    schema = "isnad_older_import"
+    async with imported_as(database_url, schema, SCHEMA_VERSION - 1, NORMALIZER_VERSION):
+        process, base = _serving_with({"ISNAD_DATABASE_URL": database_url, "ISNAD_DB_SCHEMA": schema})
+        ready = httpx.get(f"{base}/readyz", timeout=5)
+        stderr = _terminated(process)
+
+    assert (ready.status_code, ready.json()["status"]) == (503, "unreadable data")
+    assert f"this server reads schema version {SCHEMA_VERSION} and normalizer version {NORMALIZER_VERSION}" in stderr
+    assert "Until then every request is UPSTREAM_UNAVAILABLE." in stderr
+    assert "Traceback" not in stderr

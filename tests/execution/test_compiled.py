@@ -111,7 +111,7 @@ async def test_a_plan_that_meets_an_error_answers_as_graphql_core(app: Starlette
     prepared = Documents(executor.schema, 10_000).prepare(text)
     assert executor.plan(prepared, None) is not None
     admitted = executor.admit(prepared, None, {})
-    db = RequestDatabase(executor.engine)
+    db = RequestDatabase(executor.reads.primary)
     try:
         expected = await executor._execute(prepared, create_context(db, executor.sources), admitted)
     finally:
@@ -142,7 +142,7 @@ async def _both_ways(
     executor: Executor, plan: Plan, prepared: Prepared, admitted: Admitted
 ) -> tuple[dict[str, Any] | None, Outcome]:
     """The plan's answer and graphql-core's, each on a request connection of its own."""
-    compiled_db, executed_db = RequestDatabase(executor.engine), RequestDatabase(executor.engine)
+    compiled_db, executed_db = RequestDatabase(executor.reads.primary), RequestDatabase(executor.reads.primary)
     try:
         compiled = await executor._run_plan(plan, create_context(compiled_db, executor.sources), admitted)
         executed = await executor._execute(prepared, create_context(executed_db, executor.sources), admitted)

@@ -1,14 +1,23 @@
 """The API says which data it serves: the manifest's sha256 and the import run (its content checksum, when it
-finished), in /readyz and in the `extensions` of every GraphQL answer, refused requests included."""
+finished), in /readyz and in the `extensions` of every GraphQL answer, refused requests included. It serves only an
+import of its own schema and normalizer versions."""
 
 from pathlib import Path
 
 import asyncpg
 import httpx
+import pytest
 
+from app.schema_version import SCHEMA_VERSION
+from app.text.arabic import NORMALIZER_VERSION
 from ingest.manifest import manifest_for
 from ingest.run import ImportReport
-from tests.conftest import LIVE_SCHEMA
+from tests.conftest import LIVE_SCHEMA, api_settings, serving
+from tests.graphql_client import SAMPLE_CALLS, call_tool, tool_document
+from tests.live_views import imported_as
+
+OTHER_IMPORT = "isnad_other_import"  # the live data, recorded as an import of other versions
+UPSTREAM = {"code": "UPSTREAM_UNAVAILABLE", "alias": "upstream_unavailable"}
 
 
 async def _expected(imported: ImportReport, subset_dir: Path, database_url: str) -> dict[str, object]:
@@ -45,3 +54,38 @@ async def test_every_graphql_answer_carries_the_data_version(
     assert refused["errors"]
     for body in (answered, refused):
         assert body["extensions"]["data_version"].items() >= expected.items()
+
+
+@pytest.mark.parametrize(
+    "versions",
+    [(SCHEMA_VERSION - 1, NORMALIZER_VERSION), (SCHEMA_VERSION, NORMALIZER_VERSION - 1)],
+    ids=["an older schema", "another normalizer"],
+)
+async def test_an_import_of_other_versions_is_refused_before_any_statement_till_one_of_these_is_swapped_in(
+    imported: ImportReport, database_url: str, versions: tuple[int, int]
+) -> None:
+    call = SAMPLE_CALLS["get_hadith"]
+    settings = api_settings(database_url, db_schema=OTHER_IMPORT)
+    async with imported_as(database_url, OTHER_IMPORT, *versions) as conn, serving(settings, database_url) as served:
+        ready = await served.client.get("/readyz")
+        served.statements.clear()
+        graphql = await served.client.post("/graphql", json={"query": tool_document("get_hadith"), "variables": call})
+        tool = await served.client.post("/tools/get_hadith", json=call)
+        statements = list(served.statements)
+        swapped = f"UPDATE {OTHER_IMPORT}.import_run SET schema_version = $1, normalizer_version = $2"
+        await conn.execute(swapped, SCHEMA_VERSION, NORMALIZER_VERSION)
+        ready_again = await served.client.get("/readyz")
+        answered = await call_tool(served.client, "get_hadith", **call)
+
+    assert (ready.status_code, ready.json()["status"]) == (503, "unreadable data")
+    assert ready.json()["reads"] == {"schema_version": SCHEMA_VERSION, "normalizer_version": NORMALIZER_VERSION}
+    found = ready.json()["data_version"]
+    assert (found["schema_version"], found["normalizer_version"]) == versions
+    (error,) = graphql.json()["errors"]
+    assert (graphql.status_code, error["extensions"]) == (503, UPSTREAM)
+    assert f"an import of schema version {versions[0]} and normalizer version {versions[1]}" in error["message"]
+    assert "data" not in graphql.json()
+    assert (tool.status_code, tool.json()["error"]["code"]) == (503, UPSTREAM["code"])
+    assert statements == []
+    assert (ready_again.status_code, ready_again.json()["status"]) == (200, "ready")
+    assert answered["data"]["get_hadith"]["hadith_id"] == call["hadith_id"]

@@ -26,9 +26,12 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
+from app.schema_version import SCHEMA_VERSION
+from app.text.arabic import NORMALIZER_VERSION
 from ingest.run import ImportReport
 from schema.contract import TOOLS, input_schema, output_schema
 from tests.conftest import LIVE_SCHEMA, REPO
+from tests.live_views import imported_as
 from tests.tool_calls import CALLS
 
 COMMAND = str(Path(sys.executable).parent / "isnad-graphql")
@@ -61,10 +64,10 @@ def _free_port() -> int:
         return port
 
 
-def _environment(database_url: str) -> dict[str, str]:
+def _environment(database_url: str, schema: str = LIVE_SCHEMA) -> dict[str, str]:
     return {
         "ISNAD_DATABASE_URL": database_url,
-        "ISNAD_DB_SCHEMA": LIVE_SCHEMA,
+        "ISNAD_DB_SCHEMA": schema,
         "ISNAD_API_KEYS": f"gateway:persisted:{GATEWAY_KEY}",
         "ISNAD_DEFAULT_CLIENT_MODE": "free",
     }
@@ -111,9 +114,9 @@ async def http_session(base: str, api_key: str | None = None) -> AsyncIterator[C
 
 
 @asynccontextmanager
-async def stdio_session(database_url: str) -> AsyncIterator[ClientSession]:
+async def stdio_session(database_url: str, schema: str = LIVE_SCHEMA) -> AsyncIterator[ClientSession]:
     parameters = StdioServerParameters(
-        command=COMMAND, args=["mcp", "--stdio"], env=_environment(database_url), cwd=REPO
+        command=COMMAND, args=["mcp", "--stdio"], env=_environment(database_url, schema), cwd=REPO
     )
     with tempfile.TemporaryFile("w+") as errlog:
         async with stdio_client(parameters, errlog=errlog) as (read, write), ClientSession(read, write) as session:
@@ -210,3 +213,16 @@ async def test_over_stdio_the_tools_are_listed_called_and_refused_as_over_http(s
             assert result.is_error is True
             error = result.structured_content["error"]
             assert (error["code"], error.get("alias")) == (code, alias)
+
+
+async def test_over_stdio_an_import_of_another_schema_version_is_upstream_unavailable(
+    imported: ImportReport, database_url: str
+) -> None:
+    """No lifespan runs over stdio: the import's version is read once, at start."""
+    schema = "isnad_mcp_older_import"
+    older = imported_as(database_url, schema, SCHEMA_VERSION - 1, NORMALIZER_VERSION)
+    async with older, stdio_session(database_url, schema) as session:
+        result = await _call(session, "get_hadith", CALLS["get_hadith"])
+
+    assert result.is_error is True
+    assert result.structured_content["error"]["code"] == "UPSTREAM_UNAVAILABLE"

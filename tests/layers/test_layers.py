@@ -1,6 +1,6 @@
 """The layers of the code, read from every module's imports: each arrow points down, none back up, no circle.
 
-    settings, errors, limits, observation, metrics  <- app.text <- app.data <- app.execution
+    settings, errors, limits, observation, metrics, schema_version  <- app.text <- app.data <- app.execution
         <- resolvers <- schema <- app.http <- app.asgi
 
 The importer (`ingest/`) reads the text layer and the top-level modules only (docs/architecture.md).
@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-TOP = ("app.settings", "app.errors", "app.limits", "app.observation", "app.metrics")
+TOP = ("app.settings", "app.errors", "app.limits", "app.observation", "app.metrics", "app.schema_version")
 LAYERS: tuple[tuple[str, ...], ...] = (
     TOP,
     ("app.text",),
