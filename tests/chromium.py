@@ -5,7 +5,8 @@ with `--remote-debugging-pipe`: the protocol's JSON messages, each ended by a NU
 browser's fd 3 and come out on its fd 4, so no port is opened and no websocket library is needed.
 Every host but 127.0.0.1 is unresolvable (`--host-resolver-rules`), as behind a firewall. One page
 is opened; `requests` lists every URL it asked for, `failures` every load that failed, `errors`
-every uncaught exception and console error.
+every uncaught exception and console error, and every breach of the page's Content-Security-Policy (which the
+browser blocked).
 """
 
 import base64
@@ -25,6 +26,9 @@ from urllib.parse import urlsplit
 import pytest
 
 OFFLINE = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"
+# Run in every document before its own scripts: a breach of its policy becomes a console error.
+CSP_BREACHES = """document.addEventListener("securitypolicyviolation", (event) =>
+  console.error(`content security policy: ${event.effectiveDirective} blocked ${event.blockedURI || "inline"}`));"""
 HIGH_FD = 10  # the pipe's ends are moved above the descriptors bash redirects them to
 
 
@@ -91,6 +95,7 @@ class Chromium:
         self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         for domain in ("Page", "Network", "Runtime"):
             self.call(f"{domain}.enable")
+        self.call("Page.addScriptToEvaluateOnNewDocument", source=CSP_BREACHES)
 
     def call(self, method: str, timeout: float = 30, **params: Any) -> dict[str, Any]:
         """Sends one command (to the page once one is attached) and returns its result."""

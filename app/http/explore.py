@@ -15,6 +15,7 @@ from starlette.responses import HTMLResponse
 from starlette.staticfiles import StaticFiles
 
 from app.execution.persisted import DEFAULT_DIR, WEB_FOLDER
+from app.http.browser_policy import page_headers
 
 HERE = Path(__file__).resolve().parent / "static" / "explore"
 PREFIX = "explore_"  # the page's documents among the web's: persisted/web/explore_<name>.graphql
@@ -32,10 +33,11 @@ def _documents() -> str:
 
 
 PAGE = (HERE / "explore.html").read_text(encoding="utf-8").replace(DOCUMENTS, _documents())
+PAGE_HEADERS = page_headers(PAGE)
 
 
 async def page(_request: Request) -> HTMLResponse:
-    return HTMLResponse(PAGE)
+    return HTMLResponse(PAGE, headers=PAGE_HEADERS)
 
 
 def explore_assets() -> StaticFiles:

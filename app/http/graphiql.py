@@ -14,15 +14,18 @@ from starlette.responses import HTMLResponse, Response
 from starlette.staticfiles import PathLike, StaticFiles
 from starlette.types import Scope
 
+from app.http.browser_policy import page_headers
+
 HERE = Path(__file__).resolve().parent
 ASSETS_DIR = HERE / "static" / "graphiql"
 ASSETS_PATH = "/graphiql/static"
 IMMUTABLE = "public, max-age=31536000, immutable"
 PAGE = (HERE / "graphiql.html").read_text(encoding="utf-8")
+PAGE_HEADERS = page_headers(PAGE, inline_styles=True)  # its dialogs add <style> elements
 
 
 def graphiql_page() -> HTMLResponse:
-    return HTMLResponse(PAGE)
+    return HTMLResponse(PAGE, headers=PAGE_HEADERS)
 
 
 class VendoredFiles(StaticFiles):

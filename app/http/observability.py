@@ -13,6 +13,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import metrics
 from app.http import request_log
+from app.http.browser_policy import NOSNIFF
 from app.http.request_log import RequestIdentity
 from app.observation import Observation, forget, observe
 
@@ -42,7 +43,7 @@ class Observed:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-                message["headers"] = [*message.get("headers", ()), *identity.headers()]
+                message["headers"] = [*message.get("headers", ()), *identity.headers(), NOSNIFF]
             await send(message)
 
         token = observe(observation)

@@ -24,6 +24,7 @@ import orjson
 
 from app.data.data_version import READ, ServedVersion
 from app.data.database import Readiness
+from app.http.browser_policy import NOSNIFF
 from app.http.request_log import RequestIdentity
 
 ALIVE = orjson.dumps({"status": "alive"})
@@ -104,4 +105,4 @@ class Probes:
 def probe_headers(body: bytes, request_headers: Mapping[bytes, bytes]) -> list[tuple[bytes, bytes]]:
     """A probe answer's headers: JSON, its length, and the request's identity (`X-Request-Id`, `traceresponse`)."""
     identity = RequestIdentity.of_headers(request_headers)
-    return [JSON_TYPE, (b"content-length", str(len(body)).encode()), *identity.headers()]
+    return [JSON_TYPE, (b"content-length", str(len(body)).encode()), *identity.headers(), NOSNIFF]

@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from app import metrics
 from app.http.admission import BUSY, RETRY_AFTER_S, Places, busy_headers, guarded_path
+from app.http.browser_policy import NOSNIFF
 from app.http.graphql import GRAPHQL_RESPONSE, response_media_type
 from app.http.observability import surface
 from app.http.profiles import API_KEY_HEADER
@@ -74,4 +75,4 @@ class Shedding:
         seconds = self.places.refuse("queue_full")
         answer, body = self.answers[graphql, graphql and _modern(headers.get(b"accept")), seconds]
         metrics.record(Observation(surface(path), error=BUSY.code), 503, time.perf_counter() - started)
-        return Shed([*answer, *RequestIdentity.of_headers(headers).headers()], body, seconds)
+        return Shed([*answer, *RequestIdentity.of_headers(headers).headers(), NOSNIFF], body, seconds)

@@ -1,6 +1,7 @@
 """GraphiQL in headless Chromium with every host but 127.0.0.1 unreachable: the IDE renders from the
-API's own files, loads the schema, and runs a query whose answer it shows. And a page on another
-origin that calls the API, as web frontends do (it needs CORS).
+API's own files, loads the schema, runs a query whose answer it shows, and opens its dialogs, all within the
+page's Content-Security-Policy. And a page on another origin that calls the API, as web frontends do (it
+needs CORS).
 
 Set ISNAD_TEST_SCREENSHOTS to a folder to keep PNGs of what the browser rendered.
 """
@@ -76,6 +77,17 @@ def test_graphiql_explorer_lists_the_schema_s_root_fields(api: str, browser: Chr
     assert fields <= set(shown.split())
     assert browser.errors == []
     assert hosts(browser.requests) == {urlsplit(api).netloc}
+
+
+def test_graphiql_opens_its_dialogs_within_the_page_s_policy(api: str, browser: Chromium) -> None:
+    """The settings dialog adds a <style> element as it opens: the page's policy lets it, and breaks nothing."""
+    browser.navigate(f"{api}/graphql")
+    browser.wait_for(f"{EXECUTE} !== null")
+    browser.evaluate("document.querySelector('[aria-label=\"Open settings dialog\"]').click()")
+    shown = browser.wait_for("(() => { const d = document.querySelector('[role=dialog]'); return d && d.innerText })()")
+
+    assert "Settings" in shown
+    assert browser.errors == []
 
 
 def test_a_page_on_another_origin_calls_the_api_by_post_and_by_get(
