@@ -226,7 +226,7 @@ def _mcp(args: argparse.Namespace) -> int:
 
         async def serve() -> None:
             await check_pooled_sessions(settings, url)
-            await app.state.data_version.refresh()  # no lifespan runs: the import is read once, here
+            await app.state.probes.check()  # no lifespan runs: the database and its import are checked once, here
             try:
                 await serve_stdio(app.state.tools)
             finally:

@@ -1,6 +1,6 @@
 """A schema of views of the live schema's relations but one, which the test that asks for it creates as it needs it:
 the API served from it reads the live data, that one relation aside. One such schema is the live data recorded as
-an import of other versions."""
+an import of other versions, or as no import."""
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -33,15 +33,20 @@ async def live_views_but(database_url: str, schema: str, relation: str) -> Async
 
 @asynccontextmanager
 async def imported_as(
-    database_url: str, schema: str, schema_version: int, normalizer_version: int
+    database_url: str, schema: str, versions: tuple[int, int] | None
 ) -> AsyncIterator[asyncpg.Connection]:
-    """Schema `schema`: the live data, its import run recorded with these versions; a connection to it (the
-    versions may be changed through it, as an import swapped in would); the schema dropped at the end."""
+    """Schema `schema`: the live data, its import run recorded with these (schema, normalizer) versions, or none
+    (None); a connection to it, on which `swap_in_live_import` stands for an import of the live versions swapped
+    in; the schema dropped at the end."""
     async with live_views_but(database_url, schema, "import_run") as conn:
-        await conn.execute(f"CREATE TABLE {schema}.import_run AS SELECT * FROM {LIVE_SCHEMA}.import_run")
-        await conn.execute(
-            f"UPDATE {schema}.import_run SET schema_version = $1, normalizer_version = $2",
-            schema_version,
-            normalizer_version,
-        )
+        if versions is not None:
+            await swap_in_live_import(conn, schema)
+            update = f"UPDATE {schema}.import_run SET schema_version = $1, normalizer_version = $2"
+            await conn.execute(update, *versions)
         yield conn
+
+
+async def swap_in_live_import(conn: asyncpg.Connection, schema: str) -> None:
+    """The live import run, as it is, for `schema`'s own."""
+    await conn.execute(f"DROP TABLE IF EXISTS {schema}.import_run")
+    await conn.execute(f"CREATE TABLE {schema}.import_run AS SELECT * FROM {LIVE_SCHEMA}.import_run")

@@ -5,11 +5,10 @@ folder was checked against, the content checksum of the tables, when it was impo
 
 The API serves only an import of its own schema version and normalizer version: another schema may lack a table it
 reads, and keys normalized by other rules would no longer meet its queries' (a search would find nothing, silently).
-While the last version read is another, `/readyz` answers 503 and every operation UPSTREAM_UNAVAILABLE before any
-statement, until an import of this version is swapped in."""
+While the last version read is another, or the last check found no import at all, `/readyz` answers 503 and every
+operation UPSTREAM_UNAVAILABLE before any statement, until an import of this version is swapped in."""
 
 import asyncio
-from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -39,6 +38,7 @@ LAST_RUN = (
 
 LAST_RUN_SQL = str(LAST_RUN.compile(compile_kwargs={"literal_binds": True}))  # plain SQL: no parameter
 READ = {"schema_version": SCHEMA_VERSION, "normalizer_version": NORMALIZER_VERSION}  # the import this code reads
+NO_IMPORT = "The database holds no import that this server can read: the data must be imported first."
 
 
 @dataclass(frozen=True)
@@ -101,12 +101,13 @@ async def read_data_version(settings: Settings, url: str) -> DataVersion | None:
 
 class ServedVersion:
     """The data version last read: at start-up, and by each /readyz probe on the readiness check's own
-    connection (an import swaps its schema in while the API serves). A read that fails, finds no import, or
-    takes longer than `timeout_s` keeps the last one."""
+    connection (an import swaps its schema in while the API serves). A read that fails or takes longer than
+    `timeout_s` keeps the last one; a check that finds no import says so (`none_imported`)."""
 
     def __init__(self, settings: Settings, url: str, timeout_s: float) -> None:
         self._settings, self._url, self._timeout_s = settings, url, timeout_s
         self.current: DataVersion | None = None
+        self.none_imported = False  # the last check found no import this server can read: no import_run, or no row
 
     async def refresh(self) -> DataVersion | None:
         try:
@@ -119,15 +120,24 @@ class ServedVersion:
     async def read_on(self, connection: asyncpg.Connection) -> None:
         """The readiness probe: the database answers (or this raises), then the last import's version is read."""
         await select_one(connection)
-        with suppress(asyncpg.PostgresError):  # no import yet
+        try:
             row = await connection.fetchrow(LAST_RUN_SQL)
-            if row is not None:
-                self.current = DataVersion(**dict(row))
+        except asyncpg.UndefinedTableError:  # no schema on the search_path holds an import run this role may read
+            row = None
+        self.none_imported = row is None
+        self.current = DataVersion(**dict(row)) if row is not None else None
+
+    @property
+    def refusal(self) -> str | None:
+        """Why no operation may run: the database holds no import this server can read, or one of other versions;
+        None when they may (and while nothing is known yet: the statements then say whether the database answers)."""
+        if self.none_imported:
+            return NO_IMPORT
+        return self.current.unreadable if self.current else None
 
     def require_readable(self) -> None:
-        """Raises UPSTREAM_UNAVAILABLE while the last import read is of another version (none read yet passes: the
-        statements then say whether the database answers)."""
-        why = self.current.unreadable if self.current else None
+        """Raises UPSTREAM_UNAVAILABLE while a `refusal` holds."""
+        why = self.refusal
         if why:
             raise UpstreamUnavailable(why)
 

@@ -71,6 +71,8 @@ class Probes:
         age = {"checked_ms_ago": round((now - last.at) * 1000)}
         if not last.ready:
             return 503, orjson.dumps({"status": "database unavailable", **age})
+        if self.data_version.none_imported:
+            return 503, orjson.dumps({"status": "no import", "reads": READ, **age})
         version = self.data_version.current  # read by the readiness check itself
         if version is not None and version.unreadable:
             return 503, orjson.dumps(

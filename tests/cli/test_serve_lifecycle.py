@@ -160,7 +160,7 @@ async def test_serve_says_at_start_up_that_the_data_is_of_another_version_and_is
     imported: ImportReport, database_url: str
 ) -> None:
     schema = "isnad_older_import"
-    async with imported_as(database_url, schema, SCHEMA_VERSION - 1, NORMALIZER_VERSION):
+    async with imported_as(database_url, schema, (SCHEMA_VERSION - 1, NORMALIZER_VERSION)):
         process, base = _serving_with({"ISNAD_DATABASE_URL": database_url, "ISNAD_DB_SCHEMA": schema})
         ready = httpx.get(f"{base}/readyz", timeout=5)
         stderr = _terminated(process)

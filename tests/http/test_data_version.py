@@ -8,13 +8,14 @@ import asyncpg
 import httpx
 import pytest
 
+from app.data.data_version import READ
 from app.schema_version import SCHEMA_VERSION
 from app.text.arabic import NORMALIZER_VERSION
 from ingest.manifest import manifest_for
 from ingest.run import ImportReport
 from tests.conftest import LIVE_SCHEMA, api_settings, serving
 from tests.graphql_client import SAMPLE_CALLS, call_tool, tool_document
-from tests.live_views import imported_as
+from tests.live_views import imported_as, swap_in_live_import
 
 OTHER_IMPORT = "isnad_other_import"  # the live data, recorded as an import of other versions
 UPSTREAM = {"code": "UPSTREAM_UNAVAILABLE", "alias": "upstream_unavailable"}
@@ -64,28 +65,48 @@ async def test_every_graphql_answer_carries_the_data_version(
 async def test_an_import_of_other_versions_is_refused_before_any_statement_till_one_of_these_is_swapped_in(
     imported: ImportReport, database_url: str, versions: tuple[int, int]
 ) -> None:
+    refused, ready, answered = await _refused_then_served(database_url, versions)
+
+    assert (ready.status_code, ready.json()["status"]) == (503, "unreadable data")
+    assert ready.json()["reads"] == READ
+    found = ready.json()["data_version"]
+    assert (found["schema_version"], found["normalizer_version"]) == versions
+    assert f"an import of schema version {versions[0]} and normalizer version {versions[1]}" in refused
+    assert answered
+
+
+async def test_a_database_with_no_import_is_refused_before_any_statement_till_one_is_swapped_in(
+    imported: ImportReport, database_url: str
+) -> None:
+    refused, ready, answered = await _refused_then_served(database_url, None)
+
+    assert (ready.status_code, ready.json()) == (503, ready.json() | {"status": "no import", "reads": READ})
+    assert "holds no import" in refused
+    assert answered
+
+
+async def _refused_then_served(database_url: str, versions: tuple[int, int] | None) -> tuple[str, httpx.Response, bool]:
+    """Served from the live data recorded as an import of `versions` (None: no import): /readyz, and a tool's call
+    over GraphQL and over /tools, each refused with UPSTREAM_UNAVAILABLE and no statement; then, once the live import
+    is swapped in, /readyz and the call answer. The refusal's message, the first /readyz, whether the call was
+    answered."""
     call = SAMPLE_CALLS["get_hadith"]
     settings = api_settings(database_url, db_schema=OTHER_IMPORT)
-    async with imported_as(database_url, OTHER_IMPORT, *versions) as conn, serving(settings, database_url) as served:
+    async with imported_as(database_url, OTHER_IMPORT, versions) as conn, serving(settings, database_url) as served:
         ready = await served.client.get("/readyz")
         served.statements.clear()
         graphql = await served.client.post("/graphql", json={"query": tool_document("get_hadith"), "variables": call})
         tool = await served.client.post("/tools/get_hadith", json=call)
         statements = list(served.statements)
-        swapped = f"UPDATE {OTHER_IMPORT}.import_run SET schema_version = $1, normalizer_version = $2"
-        await conn.execute(swapped, SCHEMA_VERSION, NORMALIZER_VERSION)
+        await swap_in_live_import(conn, OTHER_IMPORT)
         ready_again = await served.client.get("/readyz")
         answered = await call_tool(served.client, "get_hadith", **call)
 
-    assert (ready.status_code, ready.json()["status"]) == (503, "unreadable data")
-    assert ready.json()["reads"] == {"schema_version": SCHEMA_VERSION, "normalizer_version": NORMALIZER_VERSION}
-    found = ready.json()["data_version"]
-    assert (found["schema_version"], found["normalizer_version"]) == versions
     (error,) = graphql.json()["errors"]
     assert (graphql.status_code, error["extensions"]) == (503, UPSTREAM)
-    assert f"an import of schema version {versions[0]} and normalizer version {versions[1]}" in error["message"]
     assert "data" not in graphql.json()
-    assert (tool.status_code, tool.json()["error"]["code"]) == (503, UPSTREAM["code"])
+    assert (tool.status_code, tool.json()["error"]) == (503, tool.json()["error"] | {"code": UPSTREAM["code"]})
+    assert tool.json()["error"]["message"] == error["message"]
     assert statements == []
     assert (ready_again.status_code, ready_again.json()["status"]) == (200, "ready")
-    assert answered["data"]["get_hadith"]["hadith_id"] == call["hadith_id"]
+    return error["message"], ready, answered["data"]["get_hadith"]["hadith_id"] == call["hadith_id"]

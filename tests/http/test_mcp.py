@@ -220,7 +220,7 @@ async def test_over_stdio_an_import_of_another_schema_version_is_upstream_unavai
 ) -> None:
     """No lifespan runs over stdio: the import's version is read once, at start."""
     schema = "isnad_mcp_older_import"
-    older = imported_as(database_url, schema, SCHEMA_VERSION - 1, NORMALIZER_VERSION)
+    older = imported_as(database_url, schema, (SCHEMA_VERSION - 1, NORMALIZER_VERSION))
     async with older, stdio_session(database_url, schema) as session:
         result = await _call(session, "get_hadith", CALLS["get_hadith"])
 
