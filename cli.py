@@ -185,6 +185,7 @@ def _serve(args: argparse.Namespace) -> int:
             http=PROTOCOL,
             loop="asyncio",
             log_level="warning",
+            server_header=False,  # no `server: uvicorn`: what serves the API is none of a client's business
         )
     return 0
 

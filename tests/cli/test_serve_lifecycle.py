@@ -1,7 +1,7 @@
 """`isnad-graphql serve` on the embedded PostgreSQL stops it when it stops: SIGTERM drains and unwinds; a
 server that a killed `serve` left running is stopped by the next one, and one that crashed is recovered
-(`app/data/embedded_leftover.py`). On a database of another import version it says so at start-up, and is not
-ready."""
+(`app/data/embedded_leftover.py`). On a database of another import version it says so at start-up, is not
+ready, and refuses requests; its answers name no server software."""
 
 import os
 import signal
@@ -156,16 +156,19 @@ def test_a_postgresql_that_crashed_is_recovered_by_the_next_serve(home: Path) ->
     assert not (home / "pgdata" / POSTMASTER_PID).exists()
 
 
-async def test_serve_says_at_start_up_that_the_data_is_of_another_version_and_is_not_ready(
+async def test_serve_on_data_of_another_version_says_so_at_start_up_is_not_ready_and_names_no_server(
     imported: ImportReport, database_url: str
 ) -> None:
     schema = "isnad_older_import"
     async with imported_as(database_url, schema, (SCHEMA_VERSION - 1, NORMALIZER_VERSION)):
         process, base = _serving_with({"ISNAD_DATABASE_URL": database_url, "ISNAD_DB_SCHEMA": schema})
         ready = httpx.get(f"{base}/readyz", timeout=5)
+        refused = httpx.post(f"{base}/graphql", json={"query": "{ __typename }"}, timeout=5)
         stderr = _terminated(process)
 
     assert (ready.status_code, ready.json()["status"]) == (503, "unreadable data")
     assert f"this server reads schema version {SCHEMA_VERSION} and normalizer version {NORMALIZER_VERSION}" in stderr
     assert "Until then every request is UPSTREAM_UNAVAILABLE." in stderr
     assert "Traceback" not in stderr
+    assert refused.json()["errors"][0]["extensions"]["code"] == "UPSTREAM_UNAVAILABLE"
+    assert "server" not in refused.headers  # serve names no server software
