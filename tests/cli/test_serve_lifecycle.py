@@ -103,21 +103,26 @@ def test_sigterm_stops_the_embedded_postgresql_that_serve_started(home: Path) ->
     assert not (home / "pgdata" / POSTMASTER_PID).exists()
 
 
-@pytest.fixture(autouse=True)
-def no_serve_left() -> Iterator[None]:
-    """Every `serve` the test started is killed after it, even when the test fails."""
-    yield
+def _kill_started() -> None:
     while STARTED:
         process = STARTED.pop()
         process.kill()
         process.wait()
 
 
+@pytest.fixture(autouse=True)
+def no_serve_left() -> Iterator[None]:
+    """Every `serve` the test started is killed after it, even when the test fails."""
+    yield
+    _kill_started()
+
+
 @pytest.fixture
-def home(tmp_path: Path, no_serve_left: None) -> Iterator[Path]:
-    """An ISNAD_HOME of its own, whose server is stopped after the test (and its `serve`) even when the test
-    fails."""
+def home(tmp_path: Path) -> Iterator[Path]:
+    """An ISNAD_HOME of its own, whose server is stopped after the test even when the test fails: its `serve`
+    first (a fixture torn down before `no_serve_left`), then the PostgreSQL that serve may have left."""
     yield tmp_path
+    _kill_started()
     if (tmp_path / "pgdata").exists():
         reclaim(tmp_path / "pgdata")
 
