@@ -10,7 +10,7 @@ text compared in its collation; where the tool's order leaves ties (a name form 
 source settles them. The reader's counts and order of collections, books and chapters come last
 (ingest/reading_order.py). The search vocabulary's keys (search_term_key) come first: by them the fuzzy search
 finds the terms one letter off a query word; then the words and pairs of words most texts hold (search_common_pair),
-and the words of the narrators' name keys (search_name_word).
+and the words of the narrators' name keys under their own keys (search_name_word).
 """
 
 import asyncpg
@@ -133,13 +133,20 @@ HAVING count(*) >= {COMMON_PAIR_SHARE} * (SELECT count(*) FROM hadith)
  ORDER BY 1
 """
 
-# Every word of a name form's key, by script: whether a query's word is some name's is a read of the primary key
-# (app/data/search/names.py), where the index of the forms' words lists every form holding it («بن»: 10,541).
+# Every word of a name form's key, by script, under its keys as a search term is (SEARCH_TERM_KEY): whether a query's
+# word is some name's is a read of the primary key (the word under itself; app/data/search/names.py), where the index
+# of the forms' words lists every form holding it («بن»: 10,541); and a word no name holds finds, by its own keys,
+# every name's word one letter off it.
 SEARCH_NAME_WORD = """
-INSERT INTO search_name_word (script, word)
-SELECT DISTINCT script, word
-  FROM narrator_search_form, unnest(string_to_array(search_key, ' ')) AS word
- ORDER BY 1, 2
+WITH word AS (
+    SELECT DISTINCT script, word FROM narrator_search_form, unnest(string_to_array(search_key, ' ')) AS word
+)
+INSERT INTO search_name_word (script, key, word)
+SELECT script, word, word FROM word
+ UNION
+SELECT script, left(word, i - 1) || substr(word, i + 1), word
+  FROM word, generate_series(1, char_length(word)) AS i
+ ORDER BY 1, 2, 3
 """
 
 DERIVED = (

@@ -230,10 +230,11 @@ CREATE INDEX search_form_key_idx ON narrator_search_form (search_key, script);  
 -- a short sample keeps that planning cheap (2 ms per search with the default 100).
 ALTER TABLE narrator_search_form ALTER COLUMN search_key SET STATISTICS 10;
 
-CREATE TABLE search_name_word (                 -- derived (ingest/derived.py): the words of the name forms' keys
+CREATE TABLE search_name_word (                 -- derived (ingest/derived.py): the words of the name forms' keys, by key
     script  text NOT NULL,                      -- narrator_search_form.script
+    key     text NOT NULL,                      -- the word itself, or the word with one letter deleted
     word    text NOT NULL,                      -- a word of narrator_search_form.search_key
-    PRIMARY KEY (script, word)
+    PRIMARY KEY (script, key, word)
 );
 
 CREATE TABLE narrator_legacy_field (            -- dataset fields, kept apart from scholarly assertions

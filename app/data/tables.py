@@ -177,7 +177,7 @@ narrator_search_form = Table(
     _text("source_id"),
     _text("source_key"),
 )
-search_name_word = Table("search_name_word", metadata, _text("script"), _text("word"))
+search_name_word = Table("search_name_word", metadata, _text("script"), _text("key"), _text("word"))
 search_term_key = Table(
     "search_term_key",
     metadata,

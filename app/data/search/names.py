@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy import (
     ColumnElement,
+    CompoundSelect,
     Float,
     Integer,
     Select,
@@ -16,10 +17,12 @@ from sqlalchemy import (
     and_,
     any_,
     case,
+    cast,
     exists,
     func,
     literal,
     literal_column,
+    null,
     or_,
     select,
     union_all,
@@ -31,7 +34,7 @@ from app.data.database import FUZZY_NAME_THRESHOLD, Bound, RequestDatabase, Row
 from app.data.narrators import narrator_record
 from app.data.records import NarratorHitRecord
 from app.data.search.common import array, escaped, leaves_room, like, param
-from app.data.search.vocabulary import wanted_terms
+from app.data.search.vocabulary import wanted_terms, word_keys
 from app.text import arabic, latin
 
 NAME_MATCH_WEIGHT = 0.6  # of a narrator score (not exact): the match; the rest is the prior
@@ -270,13 +273,20 @@ def _form_words() -> ColumnElement[Any]:
 
 
 @functools.cache
-def _unheld_words_statement() -> Select[Any]:
-    """Those of the query's words (`:words`) that no name form of its script holds: none of the words of its keys
-    (search_name_word, read by its primary key)."""
+def _unheld_words_statement() -> CompoundSelect[Any]:
+    """Those of the query's words (`:words`) that no name form of its script holds (search_name_word: no name's
+    word under itself, read by its primary key), each alone (`near` empty); then each with the names' words that
+    one of its keys finds (`:keys`, each of the word `:key_words` names): every name's word one letter off it,
+    among a few others."""
     w = t.search_name_word
+    script = w.c.script == param("script", String)
     word = func.unnest(array("words", Text)).table_valued("word").render_derived()
-    held = and_(w.c.script == param("script", String), w.c.word == word.c.word)
-    return select(word.c.word).where(~exists().where(held))
+    unheld = select(word.c.word).where(~exists().where(script, w.c.key == word.c.word, w.c.word == word.c.word))
+    unheld_words = unheld.cte("unheld")
+    keys = func.unnest(array("keys", Text), array("key_words", Text)).table_valued("key", "word").render_derived()
+    near = select(keys.c.word, w.c.word.label("near"))
+    near = near.join(unheld_words, unheld_words.c.word == keys.c.word).join(w, and_(script, w.c.key == keys.c.key))
+    return union_all(select(unheld_words.c.word, cast(null(), Text).label("near")), near)
 
 
 @functools.cache
@@ -338,19 +348,29 @@ def _order(row: Row) -> tuple[Any, ...]:
     return row["tier"], -row["score"], -row["prior"], row["narrator_id"]
 
 
-def _as_keys(slips: set[str], script: str) -> set[str]:
-    """`slips` (a key's words one letter off) and, for a Latin key, each as the key spells it: the letter put back
-    in «utmhan» («Uthman», two letters swapped) makes «uthman», which the key spells «usman». A slip that the key
-    makes two words or none is left as it is. The Arabic key folds letter by letter into the letters the slips are
-    written in (ALPHABETS), so an Arabic slip is a key already."""
+def _respelt(slips: set[str], script: str) -> set[str]:
+    """For a Latin key, `slips` (a key's words one letter off) as the key spells them, where that is another word:
+    the letter put back in «utmhan» («Uthman», two letters swapped) makes «uthman», which the key spells «usman». A
+    slip that the key makes two words or none is left out. The Arabic key folds letter by letter into the letters
+    the slips are written in (ALPHABETS), so an Arabic slip is a key already: none."""
     if script != "latin":
-        return slips
-    return slips | {key for slip in slips if len((key := latin.name_key(slip)).split()) == 1}
+        return set()
+    return {key for slip in slips if len((key := latin.name_key(slip)).split()) == 1} - slips
 
 
-async def _unheld_words(db: RequestDatabase, words: list[str], script: str) -> list[str]:
-    rows = await db.fetch(Bound(_unheld_words_statement(), {"words": words, "script": script}))
-    return [row["word"] for row in rows]
+def _keys_of(words: list[str]) -> list[tuple[str, str]]:
+    """The keys (`word_keys`) of each word that may be a name's word slipped (MIN_SLIPPED letters or more), with
+    the word, in a fixed order."""
+    return [(key, word) for word in dict.fromkeys(words) if len(word) >= MIN_SLIPPED for key in sorted(word_keys(word))]
+
+
+async def _unheld_words(db: RequestDatabase, words: list[str], script: str) -> tuple[list[str], set[str]]:
+    """The words no name holds, in the query's order, and the names' words one letter off them (among others)."""
+    keys = _keys_of(words)
+    params = {"words": words, "script": script, "keys": [key for key, _ in keys], "key_words": [w for _, w in keys]}
+    rows = await db.fetch(Bound(_unheld_words_statement(), params))
+    unheld = {row["word"] for row in rows if row["near"] is None}
+    return [word for word in words if word in unheld], {row["near"] for row in rows if row["near"] is not None}
 
 
 async def _slipped_hits(db: RequestDatabase, query: str, scope: NarratorScope, found: list[Row]) -> list[Row]:
@@ -358,19 +378,22 @@ async def _slipped_hits(db: RequestDatabase, query: str, scope: NarratorScope, f
     (MOST_UNHELD), each of MIN_SLIPPED letters or more, are in no name form: the narrators, not among `found`,
     whose form holds one of those words with one letter dropped, doubled, or swapped with the next (and, in a
     word of MIN_EDITED letters or more, one letter added or changed: `wanted_terms`; a Latin one also as its key
-    spells it, `_as_keys`), and every other word of the query. None when every word is some name's, or more are
+    spells it, `_respelt`), and every other word of the query. None when every word is some name's, or more are
     no name's."""
     words = query.split()
-    unheld = await _unheld_words(db, words, scope.script)
+    unheld, near = await _unheld_words(db, words, scope.script)
     if not unheld or len(unheld) > MOST_UNHELD or min(map(len, unheld)) < MIN_SLIPPED:
         return []
     held = [word for word in words if word not in unheld]
+    slips = set().union(*wanted_terms(_ALPHABET[scope.script], unheld, MIN_EDITED).values())
+    # Only the slips some name holds (`near`), and their respellings, which the statement looks up: none, no statement.
+    named = (slips & near) | _respelt(slips, scope.script)
+    if not named:
+        return []
     params = {
         **_scope_params(scope),
         "query": query,
-        "slips": sorted(
-            _as_keys(set().union(*wanted_terms(_ALPHABET[scope.script], unheld, MIN_EDITED).values()), scope.script)
-        ),
+        "slips": sorted(named),
         "held": held,
         "found": [row["narrator_id"] for row in found],
     }

@@ -43,11 +43,15 @@ def edits(word: str, alphabet: str) -> set[str]:
     return slips(word, alphabet) | _deletions(word) | replaced
 
 
+def word_keys(word: str) -> set[str]:
+    """The keys of a word (search_term_key, search_name_word): the word, and the word with any one letter deleted.
+    A word one letter off another (a letter dropped, added, changed, or two swapped) shares one of its keys."""
+    return {word} | _deletions(word)
+
+
 def near_keys(words: Iterable[str]) -> list[str]:
-    """The keys (search_term_key) that find each word and every term one letter off it: the word, and the word
-    with any one letter deleted. A term one letter off a word (a letter dropped, added, changed, or two swapped)
-    has one of them among its own keys."""
-    return sorted(set(words).union(*(_deletions(word) for word in words)))
+    """The keys (search_term_key) that find each word and every term one letter off it (`word_keys`)."""
+    return sorted(set().union(*(word_keys(word) for word in words)))
 
 
 @functools.cache
