@@ -11,9 +11,13 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 from app.data.embedded import database_url
 from app.settings import describe, load_settings
+
+if TYPE_CHECKING:
+    import uvicorn
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -159,6 +163,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from app.data.data_version import read_data_version
     from app.data.pooled_sessions import check_pooled_sessions
+    from app.http.accepting_loop import LOOP
     from app.http.slow_clients import PROTOCOL
 
     settings = load_settings()
@@ -176,18 +181,33 @@ def _serve(args: argparse.Namespace) -> int:
             flush=True,
         )
         _stop_on_signals()
-        uvicorn.run(
+        config = uvicorn.Config(
             "app.asgi:app_from_environment",
             factory=True,
             host=args.host,
             port=args.port,
             workers=args.workers,
             http=PROTOCOL,
-            loop="asyncio",
+            loop=LOOP,
             log_level="warning",
             server_header=False,  # no `server: uvicorn`: what serves the API is none of a client's business
         )
-    return 0
+        return _run(config)
+
+
+def _run(config: "uvicorn.Config") -> int:
+    """uvicorn's `run`, with the listening socket bound here for one worker as for several: the loop's listener
+    (app/http/accepting_loop.py) reads the socket it is given."""
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    sock = config.bind_socket()
+    if config.workers > 1:
+        Multiprocess(config, sockets=[sock]).run()
+        return 0
+    server = uvicorn.Server(config)
+    server.run(sockets=[sock])
+    return 0 if server.started else 3  # uvicorn's exit status for a server that did not start
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:

@@ -125,7 +125,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     args = parser.parse_args(argv)
     os.environ[SETTINGS_VARIABLE] = orjson.dumps([args.database_url, args.schema, args.pool]).decode()
-    # the same uvicorn settings as `isnad-graphql serve` (cli.py): default loop and HTTP
+    # uvicorn's defaults (uvloop, httptools); `isnad-graphql serve` runs uvloop too, with a listener of its own
+    # (app/http/accepting_loop.py). The floor served as much on asyncio's loop (docs/performance.md, "The lookups
+    # since issue 6, measured against its commit")
     uvicorn.run(
         "bench.floor:app_from_environment",
         factory=True,
