@@ -2,11 +2,14 @@
 listener took one a turn, and under load hundreds of clients waited in the listen queue."""
 
 import asyncio
+import errno
+import logging
 import socket
+from typing import Any
 
 import pytest
 
-from app.http.accepting_loop import AcceptingLoop, Listener
+from app.http.accepting_loop import RETRY_DELAY_S, AcceptingLoop, Listener
 
 WAITING = 64  # connections the kernel holds before the loop's first turn
 TURNS = 10  # turns of the loop they are given to be accepted and made
@@ -64,3 +67,44 @@ def test_a_closed_listener_takes_no_more_connections(listening: socket.socket) -
     assert listening.fileno() == -1
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
+
+
+class _OutOfDescriptorsOnce(socket.socket):
+    """A listening socket whose first accept fails as it does in a process out of file descriptors."""
+
+    failed = False
+
+    def accept(self) -> tuple[socket.socket, Any]:
+        if not self.failed:
+            self.failed = True
+            raise OSError(errno.EMFILE, "Too many open files")
+        return super().accept()
+
+
+def test_out_of_file_descriptors_the_listener_rests_then_accepts_again(caplog: pytest.LogCaptureFixture) -> None:
+    listening = _OutOfDescriptorsOnce(socket.AF_INET, socket.SOCK_STREAM)
+    listening.bind(("127.0.0.1", 0))
+    listening.listen(8)
+    client = socket.create_connection(listening.getsockname())
+    made: list[asyncio.BaseTransport] = []
+
+    async def served() -> tuple[int, int]:
+        server = await asyncio.get_running_loop().create_server(lambda: _Counted(made), sock=listening, backlog=8)
+        await asyncio.sleep(RETRY_DELAY_S / 2)
+        resting = len(made)
+        await asyncio.sleep(RETRY_DELAY_S)
+        server.close()
+        await server.wait_closed()
+        for transport in made:
+            transport.close()
+        return resting, len(made)
+
+    loop = AcceptingLoop()
+    try:
+        with caplog.at_level(logging.WARNING, logger="isnad_graphql"):
+            assert loop.run_until_complete(served()) == (0, 1)
+    finally:
+        loop.close()
+        client.close()
+
+    assert "accepting connections paused for 1 s: Too many open files" in caplog.text
