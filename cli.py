@@ -199,6 +199,7 @@ def _run(config: "uvicorn.Config") -> int:
     """uvicorn's `run`, with the listening socket bound here for one worker as for several: the loop's listener
     (app/http/accepting_loop.py) reads the socket it is given."""
     import uvicorn
+    from uvicorn.config import STARTUP_FAILURE
     from uvicorn.supervisors import Multiprocess
 
     sock = config.bind_socket()
@@ -207,7 +208,7 @@ def _run(config: "uvicorn.Config") -> int:
         return 0
     server = uvicorn.Server(config)
     server.run(sockets=[sock])
-    return 0 if server.started else 3  # uvicorn's exit status for a server that did not start
+    return 0 if server.started else STARTUP_FAILURE
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:

@@ -17,7 +17,7 @@ from starlette.types import Message
 from ingest.run import ImportReport
 from tests.conftest import LIVE_SCHEMA, Served, api_settings, serving
 from tests.graphql_client import SAMPLE_CALLS, call_tool, execute
-from tests.live_server import uvicorn_serving
+from tests.live_server import api_serving
 from tests.locked_tables import BOUND_S, slow_tables, until_waiting, waiting
 
 UPSTREAM = {"code": "UPSTREAM_UNAVAILABLE", "alias": "upstream_unavailable"}
@@ -119,7 +119,7 @@ async def test_a_client_that_closes_its_socket_cancels_its_statement_on_a_real_s
         "ISNAD_REQUEST_TIMEOUT_MS": str(NO_DEADLINE["request_timeout_ms"]),
         "ISNAD_POOL_SIZE": "1",
     }
-    with uvicorn_serving(database_url, LIVE_SCHEMA, **environment) as base:
+    with api_serving(database_url, LIVE_SCHEMA, **environment) as base:
         host, port = base.removeprefix("http://").split(":")
         async with slow_tables(database_url) as locker:
             _, writer = await asyncio.open_connection(host, int(port))

@@ -1,4 +1,4 @@
-"""Apollo Client 3 and urql 6, with their own persisted query links, against a real uvicorn of the app.
+"""Apollo Client 3 and urql 6, with their own persisted query links, against the API as `serve` serves it.
 
 Each client sends a free document through automatic persisted queries twice (the miss, the
 registration, then a hit by hash alone) and the eight tools by their manifest ids.
@@ -11,8 +11,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,8 +21,8 @@ import pytest
 from ingest.run import ImportReport
 from tests.conftest import LIVE_SCHEMA
 from tests.graphql_client import PERSISTED
+from tests.live_server import api_serving
 from tests.persisted_calls import CALLS, _apq, _ids
-from tests.tcp_proxy import free_port
 
 JS = Path(__file__).resolve().parent.parent / "js" / "apq"
 FREE_DOCUMENT = "query Opening($id: Int! = 100001) { get_hadith(hadith_id: $id) { hadith_id canonical_reference } }"
@@ -47,33 +45,9 @@ def node() -> str:
 
 @pytest.fixture(scope="module")
 def api_url(imported: ImportReport, database_url: str) -> Iterator[str]:
-    """A uvicorn of the app on a free loopback port, over the imported subset."""
-    port = free_port()
-    env = {**os.environ, "ISNAD_DATABASE_URL": database_url, "ISNAD_DB_SCHEMA": LIVE_SCHEMA}
-    command = [sys.executable, "-m", "uvicorn", "--factory", "app.asgi:app_from_environment"]
-    server = subprocess.Popen(  # noqa: S603 - our own interpreter and arguments
-        [*command, "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"], env=env
-    )
-    try:
-        url = f"http://127.0.0.1:{port}"
-        _wait_until_alive(url, server)
-        yield f"{url}/graphql"
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-
-
-def _wait_until_alive(url: str, server: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            pytest.fail(f"uvicorn exited with {server.returncode}")
-        try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                return
-        except httpx.TransportError:
-            time.sleep(0.2)
-    pytest.fail("uvicorn did not start within 60 s")
+    """The API as `serve` serves it, on a free loopback port, over the imported subset."""
+    with api_serving(database_url, LIVE_SCHEMA) as base:
+        yield f"{base}/graphql"
 
 
 def _drive(node: str, kind: str, url: str) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from ingest.run import ImportReport
 from tests.chromium import Chromium, hosts, keep_screenshot
 from tests.conftest import LIVE_SCHEMA
 from tests.graphql_client import rows
-from tests.live_server import uvicorn_serving
+from tests.live_server import api_serving
 
 NIYYAT = "إنما الأعمال بالنيات"
 BUKHARI_1 = "bukhari:1"
@@ -47,7 +47,7 @@ SYNTHETIC = """(() => {
 @pytest.fixture(scope="module")
 def api(imported: ImportReport, database_url: str) -> Iterator[str]:
     """The API as a deployment that takes persisted documents only: the explorer's are the manifest's."""
-    with uvicorn_serving(database_url, LIVE_SCHEMA, ISNAD_DEFAULT_CLIENT_MODE="persisted") as base:
+    with api_serving(database_url, LIVE_SCHEMA, ISNAD_DEFAULT_CLIENT_MODE="persisted") as base:
         yield base
 
 

@@ -17,7 +17,7 @@ from ingest.run import ImportReport
 from tests.chromium import Chromium, hosts, keep_screenshot
 from tests.conftest import LIVE_SCHEMA
 from tests.cross_origin import page_elsewhere
-from tests.live_server import uvicorn_serving
+from tests.live_server import api_serving
 
 QUERY = "{ get_hadith(hadith_id: 100001) { hadith_id canonical_reference } }"
 RESULT_TEXT = """(() => {
@@ -30,7 +30,7 @@ EXECUTE = "document.querySelector('.graphiql-execute-button')"
 
 @pytest.fixture(scope="module")
 def api(imported: ImportReport, database_url: str) -> Iterator[str]:
-    with uvicorn_serving(database_url, LIVE_SCHEMA) as base:
+    with api_serving(database_url, LIVE_SCHEMA) as base:
         yield base
 
 
@@ -93,7 +93,7 @@ def test_graphiql_opens_its_dialogs_within_the_page_s_policy(api: str, browser: 
 def test_a_page_on_another_origin_calls_the_api_by_post_and_by_get(
     imported: ImportReport, database_url: str, browser: Chromium
 ) -> None:
-    with page_elsewhere() as origin, uvicorn_serving(database_url, LIVE_SCHEMA, ISNAD_CORS_ORIGINS=origin) as api:
+    with page_elsewhere() as origin, api_serving(database_url, LIVE_SCHEMA, ISNAD_CORS_ORIGINS=origin) as api:
         browser.navigate(f"{origin}/?api={quote(api)}")
         browser.wait_for("document.body.dataset.done === 'yes'")
         shown = browser.evaluate("['post', 'get'].map((id) => document.getElementById(id).textContent)")

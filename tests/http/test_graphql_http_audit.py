@@ -1,4 +1,4 @@
-"""graphql-http's conformance audit (`auditServer`, the npm package graphql-http) against a real uvicorn
+"""graphql-http's conformance audit (`auditServer`, the npm package graphql-http) against `isnad-graphql serve`
 of the app on a free loopback port: every audit passes, none fails, warns or leaves a notice.
 
 `.ci/run` installs the pinned package into tests/js/audit/node_modules (`npm ci`); without it the test

@@ -1,4 +1,4 @@
-"""Slow, oversized and vanishing clients against a real uvicorn, over raw sockets (`app/http/slow_clients.py`).
+"""Slow, oversized and vanishing clients against `isnad-graphql serve`, over raw sockets (`app/http/slow_clients.py`).
 
 A connection that sends nothing, a head that trickles in, a body that stops half way, a head too large or
 with too many headers: each is closed within its bound, with a 408 or 431 in the error envelope where a
@@ -18,7 +18,7 @@ import pytest
 
 from ingest.run import ImportReport
 from tests.conftest import LIVE_SCHEMA
-from tests.live_server import uvicorn_logging_to
+from tests.live_server import api_logging_to
 
 TIMEOUT_MS = 600  # the head's and the body's bound in these tests
 BOUND_S = 5.0  # what a test waits for the server to act, far over TIMEOUT_MS on a loaded machine
@@ -37,7 +37,7 @@ def log() -> Iterator[IO[bytes]]:
 @pytest.fixture(scope="module")
 def server(imported: ImportReport, database_url: str, log: IO[bytes]) -> Iterator[tuple[str, int]]:
     bounds = {"ISNAD_HEADER_TIMEOUT_MS": str(TIMEOUT_MS), "ISNAD_BODY_TIMEOUT_MS": str(TIMEOUT_MS)}
-    with uvicorn_logging_to(log, database_url, LIVE_SCHEMA, bounds) as base:
+    with api_logging_to(log, database_url, LIVE_SCHEMA, bounds) as base:
         host, port = base.removeprefix("http://").split(":")
         yield host, int(port)
 
