@@ -13,8 +13,10 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Mount, Route
 
 from app.data.data_version import ServedVersion
-from app.data.database import Readiness, create_engine
+from app.data.database import FUZZY_NAME_THRESHOLD, Readiness, create_engine
 from app.data.replicas import read_routing
+from app.data.search import NameIndex
+from app.data.sessions import NAME_WORD_SIMILARITY
 from app.data.sources import SourceCatalog
 from app.execution.cost import CostLimits
 from app.execution.documents import Documents
@@ -88,8 +90,15 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
     strawberry_schema = build_schema()
     schema = graphql_core_schema(strawberry_schema)
     allowed = CostLimits(settings.max_nodes, settings.max_cost, settings.max_depth, settings.max_aliases)
+    names = NameIndex(NAME_WORD_SIMILARITY, FUZZY_NAME_THRESHOLD)
     executor = Executor(
-        strawberry_schema, reads, SourceCatalog(), allowed, settings.request_timeout_ms / 1000, settings.suggestions
+        strawberry_schema,
+        reads,
+        SourceCatalog(),
+        names,
+        allowed,
+        settings.request_timeout_ms / 1000,
+        settings.suggestions,
     )
     documents = Documents(schema, settings.max_tokens, settings.suggestions)
     manifest = load_manifest(DEFAULT_DIR)
@@ -114,7 +123,8 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Shedding | Probes]]:
         await data_version.refresh()
         gc.freeze()  # what start-up built lives as long as the process: the collector need not scan it again
-        async with mcp.running(), probes.watching():
+        following = names.following(engine, data_version, settings.ready_interval_ms / 1000)
+        async with mcp.running(), probes.watching(), following:
             # uvicorn hands them to its protocol: `serve` answers the probes and sheds at the connection
             yield {STATE_KEY: shedding, PROBES_KEY: probes}
         await reads.dispose()
@@ -141,6 +151,7 @@ def create_app(settings: Settings, database_url: str) -> Starlette:
     app.state.admission = shedding.places
     app.state.data_version = data_version
     app.state.executor = executor
+    app.state.names = names
     app.state.tools = tools
     return app
 

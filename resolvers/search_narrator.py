@@ -115,5 +115,5 @@ async def search_narrator(
     names = arabic if script == "ar" else latin
     key, skeleton = names.name_key(text), names.skeleton(text)
     scope = _scope(filters, script, bound + 1)
-    found = list(await search.narrators_by_name(context.db, key, skeleton, scope)) if key else []
+    found = list(await search.narrators_by_name(context.db, key, skeleton, scope, context.names)) if key else []
     return NarratorCandidates(found[:bound], len(found) > bound)

@@ -120,8 +120,9 @@ async def serving(settings: Settings, url: str) -> AsyncIterator[Served]:
 
 @pytest.fixture(scope="session")
 async def app(imported: ImportReport, database_url: str) -> AsyncIterator[Starlette]:
-    """The real ASGI app over the imported subset."""
+    """The real ASGI app over the imported subset, its name keys read (as its lifespan reads them)."""
     application = create_app(api_settings(database_url), database_url)
+    await application.state.names.load(application.state.engine)
     yield application
     await application.state.engine.dispose()
 

@@ -17,6 +17,7 @@ from graphql import GraphQLError, GraphQLSchema, execute
 
 from app.data.database import RequestDatabase
 from app.data.replicas import ReadRouting
+from app.data.search import NameIndex
 from app.data.sources import SourceCatalog
 from app.errors import ErrorCode, UpstreamUnavailable, to_closed_set
 from app.execution.compiled import NotCompiled, Plan, compile_operation
@@ -56,6 +57,7 @@ class Executor:
         strawberry_schema: strawberry.Schema,
         reads: ReadRouting,
         sources: SourceCatalog,
+        names: NameIndex,
         allowed: CostLimits,
         deadline_s: float,
         suggestions: bool = False,
@@ -65,6 +67,7 @@ class Executor:
         self.reads = reads  # the pool each request reads from, the import it holds (app/data/replicas.py)
         self.deadline_s = deadline_s  # for all of an operation's statements together
         self.sources = sources
+        self.names = names  # the name keys held in memory (app/data/search/name_index.py)
         self.allowed = allowed
         self.strawberry_schema = strawberry_schema
         self.plans: dict[tuple[str, str | None], Plan | None] = {}  # by document and operation; None: none
@@ -112,7 +115,7 @@ class Executor:
         """The plan's answer; where it gives way (an error, an unexpected null), graphql-core's, on the same
         context: its loaders already hold what the plan read (a record, None, or the failure), so no
         statement runs twice and a stalled one is not waited for again."""
-        context = create_context(db, self.sources)
+        context = create_context(db, self.sources, self.names)
         plan = self.plan(prepared, admitted.operation_name)
         if plan is not None:
             data = await self._run_plan(plan, context, admitted)

@@ -113,7 +113,7 @@ async def test_a_plan_that_meets_an_error_answers_as_graphql_core(app: Starlette
     admitted = executor.admit(prepared, None, {})
     db = RequestDatabase(executor.reads.primary)
     try:
-        expected = await executor._execute(prepared, create_context(db, executor.sources), admitted)
+        expected = await executor._execute(prepared, create_context(db, executor.sources, executor.names), admitted)
     finally:
         await db.close()
     for _ in range(20):
@@ -144,8 +144,12 @@ async def _both_ways(
     """The plan's answer and graphql-core's, each on a request connection of its own."""
     compiled_db, executed_db = RequestDatabase(executor.reads.primary), RequestDatabase(executor.reads.primary)
     try:
-        compiled = await executor._run_plan(plan, create_context(compiled_db, executor.sources), admitted)
-        executed = await executor._execute(prepared, create_context(executed_db, executor.sources), admitted)
+        compiled = await executor._run_plan(
+            plan, create_context(compiled_db, executor.sources, executor.names), admitted
+        )
+        executed = await executor._execute(
+            prepared, create_context(executed_db, executor.sources, executor.names), admitted
+        )
     finally:
         await compiled_db.close()
         await executed_db.close()

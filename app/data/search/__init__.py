@@ -38,6 +38,7 @@ Scores, each in [0, 1] and comparable within its tier:
 
 from app.data.search.citations import hadith_by_citation
 from app.data.search.common import HADITH_TIERS, FuzzyWord, HadithHits, HadithScope, Wording
+from app.data.search.name_index import NameIndex
 from app.data.search.names import NarratorScope, narrators_by_name
 from app.data.search.vocabulary import fuzzy_words, known_words
 from app.data.search.wording import hadith_by_fuzzy_words, hadith_by_wording, hadith_then_fuzzy_words
@@ -47,6 +48,7 @@ __all__ = [
     "FuzzyWord",
     "HadithHits",
     "HadithScope",
+    "NameIndex",
     "NarratorScope",
     "Wording",
     "fuzzy_words",

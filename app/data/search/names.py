@@ -34,6 +34,7 @@ from app.data.database import FUZZY_NAME_THRESHOLD, Bound, RequestDatabase, Row
 from app.data.narrators import narrator_record
 from app.data.records import NarratorHitRecord
 from app.data.search.common import array, escaped, leaves_room, like, param
+from app.data.search.name_index import LAST_CHECKSUM, READ_THE_INDEX, NameIndex, Similar
 from app.data.search.vocabulary import wanted_terms, word_keys
 from app.text import arabic, latin
 
@@ -178,17 +179,43 @@ def _key_hits(filters: _Filters) -> Any:
     return _best_of_each(union_all(select(exact), others).subquery()).cte("key_hits")
 
 
+def _indexed() -> ColumnElement[bool]:
+    """The keys handed over (`:similar_keys`) were read from the live import (its checksum is `:index_checksum`):
+    checked once, before any row is read."""
+    return LAST_CHECKSUM.scalar_subquery().is_not_distinct_from(param("index_checksum", String))
+
+
+def _handed_keys() -> Any:
+    """The keys the name index handed over (`:similar_keys`, app/data/search/name_index.py) that hold the query
+    (`word_similarity_op` is `<%`, at the session's pg_trgm.word_similarity_threshold), with their similarity to it:
+    computed once a key, however many forms share it."""
+    query = param("query", String)
+    keys = func.unnest(array("similar_keys", Text)).table_valued("key").render_derived()
+    similarity = func.similarity(keys.c.key, query).label("similarity")
+    return select(keys.c.key, similarity).where(func.word_similarity_op(query, keys.c.key)).subquery("handed")
+
+
+def _trigram_forms(room: Any, filters: _Filters) -> list[Select[Any]]:
+    """The forms whose key holds the query, with their similarity to it, two ways, exactly one of which runs:
+    the forms of the keys handed over (`_handed_keys`), read by the key's B-tree; or, when those keys are of another
+    import than the live one, the forms `query <% key` finds through the trigram index."""
+    f = t.narrator_search_form
+    query, script = param("query", String), f.c.script == param("script", String)
+    columns = (f.c.narrator_id, f.c.form, f.c.script, f.c.source_id, f.c.source_key, f.c.prior)
+    handed = _handed_keys()
+    by_key = select(*columns, handed.c.similarity).join(handed, f.c.search_key == handed.c.key)
+    scanned = select(*columns, func.similarity(f.c.search_key, query).label("similarity"))
+    return [
+        _of_kept_narrators(by_key.where(room, script, _indexed()), filters),
+        _of_kept_narrators(scanned.where(room, script, ~_indexed(), query.bool_op("<%")(f.c.search_key)), filters),
+    ]
+
+
 def _similar(filters: _Filters, room: Any) -> Select[Any]:
     """The FUZZY_FORMS name forms of the query's script most similar to it (trigrams; among equal ones, by
-    narrator, then `_form_order`). The similarity is computed once per form (a materialized CTE), not once per use."""
-    f = t.narrator_search_form
-    query = param("query", String)
-    # `query <% key` (the index's word-similarity test, at the session's pg_trgm.word_similarity_threshold)
-    # keeps the forms that hold most of the query's trigrams: far fewer rows to compare than `key % query`.
-    condition = and_(room, f.c.script == param("script", String), query.bool_op("<%")(f.c.search_key))
-    forms = select(f.c.narrator_id, f.c.form, f.c.script, f.c.source_id, f.c.source_key, f.c.prior)
-    forms = forms.add_columns(func.similarity(f.c.search_key, query).label("similarity")).where(condition)
-    compared = _of_kept_narrators(forms, filters).cte("similar").prefix_with("MATERIALIZED")
+    narrator, then `_form_order`), of those that hold it (`_trigram_forms`). The similarity is computed once per
+    form (a materialized CTE), not once per use."""
+    compared = union_all(*_trigram_forms(room, filters)).cte("similar").prefix_with("MATERIALIZED")
     similarity = compared.c.similarity
     score = _name_score(similarity, compared.c.prior).label("score")
     kept = ("narrator_id", "form", "script", "source_id", "source_key", "prior")
@@ -232,18 +259,17 @@ def _misspelt(key_hits: Any) -> ColumnElement[bool]:
     return ~exists(as_written)
 
 
-def _fuzzy_hits(skeleton: int, filters: _Filters, key_hits: Any) -> Any:
+def _fuzzy_hits(skeleton: int, filters: _Filters, key_hits: Any, misspelt: bool) -> Any:
     """The fuzzy tier, for narrators not among the key hits, read only when these are fewer than `:most`
     (`room`: checked once, before any row is read); the trigram branch when the query may be misspelt
-    (`_misspelt`); the consonant branch when the query has MIN_SKELETON consonants (`skeleton`: how many it
-    has, up to MIN_SKELETON_PREFIX)."""
+    (`misspelt`, then `_misspelt`); the consonant branch when the query has MIN_SKELETON consonants (`skeleton`:
+    how many it has, up to MIN_SKELETON_PREFIX). None when neither is."""
     f = t.narrator_search_form
     room = and_(leaves_room(key_hits), f.c.narrator_id.not_in(select(key_hits.c.narrator_id)))
-    branches = [_similar(filters, and_(room, _misspelt(key_hits)))]
+    branches = [_similar(filters, and_(room, _misspelt(key_hits)))] if misspelt else []
     if skeleton >= MIN_SKELETON:
         branches.append(_consonants(skeleton >= MIN_SKELETON_PREFIX, filters, room))
-    fuzzy = union_all(*branches).subquery()
-    return _best_of_each(fuzzy).subquery()
+    return _best_of_each(union_all(*branches).subquery()).subquery() if branches else None
 
 
 def _with_narrators(hits: Any) -> Select[Any]:
@@ -260,11 +286,13 @@ def _with_narrators(hits: Any) -> Select[Any]:
 
 
 @functools.cache
-def _name_statement(skeleton: int, filters: _Filters) -> Select[Any]:
-    """Every tier of the narrator search in one statement: the key hits, then the fuzzy hits, `:most` in all."""
+def _name_statement(skeleton: int, filters: _Filters, misspelt: bool) -> Select[Any]:
+    """Every tier of the narrator search in one statement: the key hits, then the fuzzy hits, `:most` in all. The
+    trigram branch only when the query may be misspelt (`_fuzzy_hits`)."""
     key_hits = _key_hits(filters)
-    fuzzy_hits = _fuzzy_hits(skeleton, filters, key_hits)
-    return _with_narrators(union_all(select(key_hits), select(fuzzy_hits)).subquery())
+    fuzzy_hits = _fuzzy_hits(skeleton, filters, key_hits, misspelt)
+    hits = union_all(select(key_hits), select(fuzzy_hits)) if fuzzy_hits is not None else select(key_hits)
+    return _with_narrators(hits.subquery())
 
 
 def _form_words() -> ColumnElement[Any]:
@@ -307,9 +335,11 @@ def _slipped_statement(with_held: bool, filters: _Filters) -> Select[Any]:
     return _with_narrators(_best_of_each(forms).subquery())
 
 
-def _name_params(query: str, skeleton: str, scope: NarratorScope) -> dict[str, Any]:
+def _name_params(query: str, skeleton: str, scope: NarratorScope, similar: Similar) -> dict[str, Any]:
     return {
         "query": query,
+        "similar_keys": similar.keys,
+        "index_checksum": similar.checksum,
         "prefix": f"{escaped(query)} %",
         "substring": f"%{escaped(query)}%",
         "probe": _probe(query),
@@ -400,15 +430,23 @@ async def _slipped_hits(db: RequestDatabase, query: str, scope: NarratorScope, f
     return list(await db.fetch(Bound(_slipped_statement(bool(held), _Filters.of(scope)), params)))
 
 
+def _as_written(names: NameIndex, query: str, scope: NarratorScope) -> bool:
+    """With no filter set, some key is the query or starts with it: a key hit is exact or prefix, and the trigram
+    branch would not run (`_misspelt`), so the statement leaves it out."""
+    return _Filters.of(scope) == _Filters(False, False, False) and names.as_written(query, scope.script)
+
+
 async def narrators_by_name(
-    db: RequestDatabase, query: str, skeleton: str, scope: NarratorScope
+    db: RequestDatabase, query: str, skeleton: str, scope: NarratorScope, names: NameIndex
 ) -> list[tuple[str, NarratorHitRecord]]:
     """Narrators one of whose name forms matches the query's key, each with the tier (NAME_TIERS) he matched
     in: every narrator of a tier before those of the next, `most` at most. The fuzzy tier also compares the
     query's consonant skeleton, and, when no other tier finds anyone, the words of the query no name holds
     with one letter off (`_slipped_hits`)."""
-    statement = _name_statement(min(len(skeleton), MIN_SKELETON_PREFIX), _Filters.of(scope))
-    rows = list(await db.fetch(Bound(statement, _name_params(query, skeleton, scope))))
+    misspelt = not _as_written(names, query, scope)
+    statement = _name_statement(min(len(skeleton), MIN_SKELETON_PREFIX), _Filters.of(scope), misspelt)
+    similar = names.similar(query, scope.script) if misspelt else READ_THE_INDEX
+    rows = list(await db.fetch(Bound(statement, _name_params(query, skeleton, scope, similar))))
     if len(rows) < scope.most and all(row["tier"] == FUZZY_TIER for row in rows):
         rows = sorted([*rows, *await _slipped_hits(db, query, scope, rows)], key=_order)[: scope.most]
     return [_name_hit(row) for row in rows]

@@ -1,0 +1,171 @@
+"""The name keys held in memory give the narrator search the answers the trigram index gives.
+
+pg_trgm's trigrams as app/data/search/trigrams.py computes them are `show_trgm`'s, for every key of the database;
+the keys the index hands over for a query hold every key PostgreSQL's own tests keep, and none whose similarity
+PostgreSQL finds under the threshold; and the search answers the same, hit for hit, through either path, for the
+evaluation set's narrator queries and each of them slipped one letter. Keys of another import are not used, and
+the keys are read again when the served import changes."""
+
+import asyncio
+import dataclasses
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+from starlette.applications import Starlette
+
+from app.data import search
+from app.data.data_version import ServedVersion
+from app.data.database import FUZZY_NAME_THRESHOLD, RequestDatabase
+from app.data.search.name_index import READ_THE_INDEX, NameIndex, NameKeys, Similar
+from app.data.search.trigrams import shown, trigrams
+from app.data.sessions import NAME_WORD_SIMILARITY
+from app.text import arabic, latin
+from tests.conftest import api_settings
+
+
+class _Handing(NameIndex):
+    """A name index that hands over the same keys for every query, and reads none as written."""
+
+    def __init__(self, handed: Similar) -> None:
+        super().__init__(NAME_WORD_SIMILARITY, FUZZY_NAME_THRESHOLD)
+        self.handed = handed
+
+    def similar(self, query: str, script: str) -> Similar:
+        return self.handed
+
+    def as_written(self, query: str, script: str) -> bool:
+        return False
+
+
+QUERIES = Path(__file__).resolve().parents[2] / "eval" / "search_queries_subset.jsonl"
+PASSING = text(
+    "SELECT DISTINCT search_key FROM narrator_search_form"
+    " WHERE script = :script AND :query <% search_key AND similarity(search_key, :query) >= :threshold"
+)
+SIMILARITY = text(
+    "SELECT search_key, similarity(search_key, :query) AS s FROM unnest(CAST(:keys AS text[])) search_key"
+)
+
+
+def _slipped(key: str) -> list[str]:
+    """The key with one letter of its longest word dropped, doubled, and swapped with the next."""
+    word = max(key.split(), key=len)
+    at = len(word) // 2
+    slips = [word[:at] + word[at + 1 :], word[:at] + word[at] + word[at:], word[:at] + word[at + 1 : at + 2] + word[at]]
+    return [key.replace(word, slip, 1) for slip in slips if len(word) > 2 and slip != word]
+
+
+def _queries() -> list[tuple[str, str]]:
+    """(script, key) of the evaluation set's narrator queries and their slips."""
+    found = []
+    for line in QUERIES.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        if entry["tool"] == "search_narrator":
+            script = "ar" if arabic.is_arabic(entry["query"]) else "latin"
+            key = (arabic if script == "ar" else latin).name_key(entry["query"])
+            found += [(script, query) for query in (key, *_slipped(key)) if query]
+    return sorted(set(found))
+
+
+@pytest.fixture(scope="module")
+async def database(app: Starlette) -> AsyncIterator[RequestDatabase]:
+    db = RequestDatabase(app.state.engine)
+    yield db
+    await db.close()
+
+
+async def test_trigrams_are_pg_trgms_for_every_key(database: RequestDatabase) -> None:
+    rows = await database.fetch(
+        text("SELECT DISTINCT search_key, show_trgm(search_key) AS t FROM narrator_search_form")
+    )
+    assert len(rows) > 1000
+    differing = [
+        row["search_key"] for row in rows if {shown(g) for g in trigrams(row["search_key"]) or {0}} != set(row["t"])
+    ]
+    assert differing == []
+
+
+async def test_the_keys_handed_over_are_those_postgresql_keeps(app: Starlette, database: RequestDatabase) -> None:
+    names: NameIndex = app.state.names
+    handed_in_all = kept_in_all = 0
+    for script, query in _queries():
+        handed = names.similar(query, script).keys
+        params = {"script": script, "query": query, "threshold": FUZZY_NAME_THRESHOLD}
+        kept = {row["search_key"] for row in await database.fetch(PASSING.bindparams(**params))}
+        assert kept <= set(handed), query
+        similarities = await database.fetch(SIMILARITY.bindparams(query=query, keys=handed))
+        assert all(row["s"] >= FUZZY_NAME_THRESHOLD - 1e-6 for row in similarities), query
+        handed_in_all, kept_in_all = handed_in_all + len(handed), kept_in_all + len(kept)
+    assert kept_in_all > 100  # the queries reach the trigram branch
+
+
+@pytest.mark.parametrize("most", [6, 21])
+async def test_the_search_answers_the_same_either_way(app: Starlette, database: RequestDatabase, most: int) -> None:
+    names: NameIndex = app.state.names
+    assert names.current is not None
+    differing = []
+    for script, query in _queries():
+        skeleton = (arabic if script == "ar" else latin).skeleton(query)
+        scope = search.NarratorScope(script, None, None, None, most)
+        through_keys = await search.narrators_by_name(database, query, skeleton, scope, names)
+        through_index = await search.narrators_by_name(database, query, skeleton, scope, _Handing(READ_THE_INDEX))
+        if through_keys != through_index:
+            differing.append(query)
+    assert differing == []
+
+
+async def test_keys_of_another_import_are_not_used(app: Starlette, database: RequestDatabase) -> None:
+    """Keys under another checksum leave the answer the trigram index's; under the live one, they are what the
+    branch reads (none handed over: the answers lose the hits only that branch found)."""
+    names: NameIndex = app.state.names
+    stale_differing, emptied_differing = [], []
+    for script, query in _queries()[::4]:
+        skeleton = (arabic if script == "ar" else latin).skeleton(query)
+        scope = search.NarratorScope(script, None, None, None, 6)
+        similar = names.similar(query, script)
+        read = await search.narrators_by_name(database, query, skeleton, scope, _Handing(READ_THE_INDEX))
+        stale = _Handing(Similar("another", similar.keys))
+        emptied = _Handing(Similar(similar.checksum, []))
+        if await search.narrators_by_name(database, query, skeleton, scope, stale) != read:
+            stale_differing.append(query)
+        if await search.narrators_by_name(database, query, skeleton, scope, emptied) != read:
+            emptied_differing.append(query)
+    assert stale_differing == []
+    assert len(emptied_differing) > 5
+
+
+async def test_a_name_as_written_is_told_by_the_keys(app: Starlette) -> None:
+    """`as_written`: some key is the query or starts with its words (then, with no filter, no key is handed over:
+    the branch does not run), checked against every key read one by one."""
+    names: NameIndex = app.state.names
+    assert names.current is not None
+    keys = names.current.scripts["ar"].keys
+    queries = {q for key in keys[::500] for q in (key, key.split()[0], key[:-1], f"{key}ي", f"{key.split()[0]} ")}
+    told = {query: names.as_written(query, "ar") for query in sorted(queries)}
+    read = {query: any(k == query or k.startswith(f"{query} ") for k in keys) for query in sorted(queries)}
+    assert told == read
+    assert 0 < sum(told.values()) < len(told)
+
+
+async def test_the_keys_are_read_again_when_the_import_changes(app: Starlette, database_url: str) -> None:
+    served = ServedVersion(api_settings(database_url), database_url, 5.0)
+    assert await served.refresh() is not None
+    names = NameIndex(NAME_WORD_SIMILARITY, FUZZY_NAME_THRESHOLD)
+    async with names.following(app.state.engine, served, 0.01):
+        first = await _read(names, None)
+        assert served.current is not None and first.checksum == served.current.content_checksum
+        served.current = dataclasses.replace(served.current, content_checksum="another import")
+        again = await _read(names, first)
+    assert again is not first and again.checksum == first.checksum  # what the database holds, read again
+
+
+async def _read(names: NameIndex, since: NameKeys | None) -> NameKeys:
+    """The keys `names` reads next after `since`."""
+    for _ in range(1000):
+        if names.current is not None and names.current is not since:
+            return names.current
+        await asyncio.sleep(0.01)
+    raise AssertionError("the keys were not read")
