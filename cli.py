@@ -249,8 +249,12 @@ def _mcp(args: argparse.Namespace) -> int:
         async def serve() -> None:
             await check_pooled_sessions(settings, url)
             await app.state.probes.check()  # no lifespan runs: the database and its import are checked once, here
+            following = app.state.names.following(
+                app.state.engine, app.state.data_version, settings.ready_interval_ms / 1000
+            )
             try:
-                await serve_stdio(app.state.tools)
+                async with following:
+                    await serve_stdio(app.state.tools)
             finally:
                 await app.state.engine.dispose()
 
