@@ -77,8 +77,13 @@ async def profile(queries: Sequence[str], tool: str, language: str | None) -> No
     settings = load_settings()
     with database_url(settings.database_url, settings.embedded_pgdata) as url:
         app = create_app(settings, url)
+        transport = httpx.ASGITransport(app=app)
         try:
-            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://profile") as client:
+            # The app's lifespan, as `serve` runs it: the statements are the ones it sends (the name keys read)
+            async with (
+                app.router.lifespan_context(app),
+                httpx.AsyncClient(transport=transport, base_url="http://profile") as client,
+            ):
                 for query in queries:
                     variables = {"query": query, "query_language": language}
                     await client.post("/graphql", json={"query": DOCUMENTS[tool], "variables": variables})

@@ -145,6 +145,7 @@ class NameIndex:
     def __init__(self, word_share: float, similarity: float) -> None:
         self.word_share, self.similarity = word_share, similarity
         self.current: NameKeys | None = None
+        self._read_for: str | None = None  # the served import's checksum when the keys were last read
 
     def similar(self, query: str, script: str) -> Similar:
         keys, grams = self.current, trigrams(query)
@@ -174,7 +175,9 @@ class NameIndex:
 
     @contextlib.asynccontextmanager
     async def following(self, engine: AsyncEngine, served: ServedVersion, every_s: float) -> AsyncIterator[None]:
-        """Read the keys now, then again whenever the served import's checksum is another than theirs."""
+        """Read the keys now, before the block (a worker's first request meets them), then again whenever the served
+        import's checksum is another than the one they were read for."""
+        await self._catch_up(engine, served)
         task = asyncio.create_task(self._follow(engine, served, every_s))
         try:
             yield
@@ -184,13 +187,16 @@ class NameIndex:
                 await task
 
     async def _follow(self, engine: AsyncEngine, served: ServedVersion, every_s: float) -> None:
-        read: str | None = None
         while True:
-            wanted = served.current.content_checksum if served.current else None
-            if wanted is not None and wanted != read:
-                try:
-                    await self.load(engine)
-                    read = wanted
-                except Exception:
-                    logger.exception("the name keys could not be read; the trigram index serves")
             await asyncio.sleep(every_s)
+            await self._catch_up(engine, served)
+
+    async def _catch_up(self, engine: AsyncEngine, served: ServedVersion) -> None:
+        wanted = served.current.content_checksum if served.current else None
+        if wanted is None or wanted == self._read_for:
+            return
+        try:
+            await self.load(engine)
+            self._read_for = wanted
+        except Exception:
+            logger.exception("the name keys could not be read; the trigram index serves")
