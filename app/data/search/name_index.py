@@ -29,12 +29,12 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.data import tables as t
-from app.data.data_version import ServedVersion
+from app.data.data_version import LAST_RUN, ServedVersion
 from app.data.search.trigrams import trigrams
 
 logger = logging.getLogger("isnad_graphql")
 SLACK = 1e-6  # below each bound: a key the float arithmetic of PostgreSQL might keep is handed over
-LAST_CHECKSUM = select(t.import_run.c.content_checksum).order_by(t.import_run.c.finished_at.desc()).limit(1)
+LAST_CHECKSUM = LAST_RUN.with_only_columns(t.import_run.c.content_checksum)  # the last import's
 KEYS = select(t.narrator_search_form.c.script, t.narrator_search_form.c.search_key).distinct()
 
 

@@ -6,7 +6,7 @@ runs on). A trigram is its three bytes as one integer, as `trgm2int` reads them.
 
 Only a text of the keys' letters is read so: PostgreSQL splits words by its locale's alphanumeric characters and
 lower-cases them by it, which this leaves alone by refusing anything else (`trigrams` is then None).
-tests/search/test_name_trigrams.py checks every name key of the database against `show_trgm`."""
+tests/data/test_name_index.py checks every name key of the database against `show_trgm`."""
 
 import functools
 import string
@@ -29,7 +29,7 @@ def _crc_table() -> tuple[int, ...]:
 _TABLE = _crc_table()
 
 
-@functools.cache
+@functools.lru_cache(maxsize=65_536)  # the keys' trigrams, some 9,000; a query's letters could make 300,000
 def trigram(chars: str) -> int:
     """One trigram of three characters as pg_trgm stores it: three single-byte characters as they are; otherwise
     the legacy CRC32 (INIT/COMP/FIN_LEGACY_CRC32: the table above, walked most significant byte first) of their
