@@ -8,7 +8,9 @@ reading, for each of the rarest ones, where every other one stands (docs/perform
 trigrams (app/data/search/trigrams.py, computed as pg_trgm computes them) are counted against the query's: a key
 holding fewer than NAME_WORD_SIMILARITY of them cannot pass `<%` (the index's own bound), nor one whose whole
 similarity is under the threshold. The keys left are handed to the statement, which reads their forms by the key's
-B-tree and runs PostgreSQL's own tests on them: the answer is the index's, computed on fewer rows.
+B-tree and runs PostgreSQL's own tests on them: the answer is the index's, computed on fewer rows. The keys' words
+also tell which words of a slipped name no name holds, and which of their slips some name holds, where
+search_name_word would be read (app/data/search/names.py, `_unheld_words`).
 
 The keys are read from the database the API serves, with the content checksum of its last import, in one snapshot.
 The statement compares that checksum with the live import's, and reads the trigram index instead when they differ
@@ -40,11 +42,12 @@ KEYS = select(t.narrator_search_form.c.script, t.narrator_search_form.c.search_k
 
 @dataclass(frozen=True)
 class Similar:
-    """What the statement needs: the keys that may pass, valid for the import of `checksum` ("" when the
-    trigram index must be read instead)."""
+    """What the statements need: the keys that may pass, and every word of the script's keys (`words`), both of the
+    import of `checksum` ("" when the trigram index and search_name_word must be read instead)."""
 
     checksum: str
     keys: list[str]
+    words: frozenset[str] = frozenset()
 
 
 READ_THE_INDEX = Similar("", [])
@@ -52,9 +55,11 @@ READ_THE_INDEX = Similar("", [])
 
 @dataclass(frozen=True)
 class _ScriptKeys:
-    """One script's distinct keys and their trigrams (dense ids), both ways: each key's, and each trigram's keys."""
+    """One script's distinct keys and their trigrams (dense ids), both ways: each key's, and each trigram's keys; and
+    the keys' words (as search_name_word holds them under themselves)."""
 
     keys: list[str]
+    words: frozenset[str]
     ids: dict[int, int]  # a trigram (pg_trgm's three bytes) -> its dense id
     key_start: NDArray[np.int64]  # where each key's trigrams start in `key_trigrams`; one more at the end
     key_trigrams: NDArray[np.int32]
@@ -77,6 +82,7 @@ class _ScriptKeys:
         owners = np.repeat(np.arange(len(keys), dtype=np.int32), key_lengths)
         return cls(
             keys=keys,
+            words=frozenset(word for key in keys for word in key.split(" ")),
             ids=ids,
             key_start=np.concatenate(([0], np.cumsum(key_lengths, dtype=np.int64))),
             key_trigrams=key_trigrams,
@@ -151,7 +157,8 @@ class NameIndex:
         keys, grams = self.current, trigrams(query)
         if keys is None or grams is None or script not in keys.scripts:
             return READ_THE_INDEX
-        return Similar(keys.checksum, keys.scripts[script].passing(grams, self.word_share, self.similarity))
+        of_script = keys.scripts[script]
+        return Similar(keys.checksum, of_script.passing(grams, self.word_share, self.similarity), of_script.words)
 
     def as_written(self, query: str, script: str) -> bool:
         """Some key of the script is `query` or starts with its words."""

@@ -3,6 +3,7 @@ skeletons across scripts; trigrams when no form is the query or starts with it) 
 other tier finds anyone, the query's words that no name holds, read one letter off."""
 
 import functools
+from collections.abc import Set
 from dataclasses import dataclass
 from typing import Any
 
@@ -288,11 +289,14 @@ def _with_narrators(hits: Any) -> Select[Any]:
 @functools.cache
 def _name_statement(skeleton: int, filters: _Filters, misspelt: bool) -> Select[Any]:
     """Every tier of the narrator search in one statement: the key hits, then the fuzzy hits, `:most` in all. The
-    trigram branch only when the query may be misspelt (`_fuzzy_hits`)."""
+    trigram branch only when the query may be misspelt (`_fuzzy_hits`); each row then also says whether the keys
+    handed over are of the live import (`indexed`), which tells whether their words may stand for search_name_word's
+    (`_names_words`)."""
     key_hits = _key_hits(filters)
     fuzzy_hits = _fuzzy_hits(skeleton, filters, key_hits, misspelt)
     hits = union_all(select(key_hits), select(fuzzy_hits)) if fuzzy_hits is not None else select(key_hits)
-    return _with_narrators(hits.subquery())
+    statement = _with_narrators(hits.subquery())
+    return statement.add_columns(_indexed().label("indexed")) if misspelt else statement
 
 
 def _form_words() -> ColumnElement[Any]:
@@ -394,8 +398,21 @@ def _keys_of(words: list[str]) -> list[tuple[str, str]]:
     return [(key, word) for word in dict.fromkeys(words) if len(word) >= MIN_SLIPPED for key in sorted(word_keys(word))]
 
 
-async def _unheld_words(db: RequestDatabase, words: list[str], script: str) -> tuple[list[str], set[str]]:
-    """The words no name holds, in the query's order, and the names' words one letter off them (among others)."""
+def _names_words(rows: list[Row], similar: Similar) -> frozenset[str] | None:
+    """Every word of the script's names, as the name index read them (`similar.words`), when the name statement's
+    rows say the index holds the live import (`indexed`, see `_name_statement`); None when search_name_word must be
+    read instead (the index read another import, or none, or no row came back to say)."""
+    return similar.words if similar.checksum and rows and rows[0]["indexed"] else None
+
+
+async def _unheld_words(
+    db: RequestDatabase, words: list[str], script: str, names_words: frozenset[str] | None
+) -> tuple[list[str], Set[str]]:
+    """The words no name holds, in the query's order, and names' words among which stand all those one letter off
+    them: every word of the names when `names_words` gives them, else those that their keys find in
+    search_name_word (with a few others)."""
+    if names_words is not None:
+        return [word for word in words if word not in names_words], names_words
     keys = _keys_of(words)
     params = {"words": words, "script": script, "keys": [key for key, _ in keys], "key_words": [w for _, w in keys]}
     rows = await db.fetch(Bound(_unheld_words_statement(), params))
@@ -403,15 +420,17 @@ async def _unheld_words(db: RequestDatabase, words: list[str], script: str) -> t
     return [word for word in words if word in unheld], {row["near"] for row in rows if row["near"] is not None}
 
 
-async def _slipped_hits(db: RequestDatabase, query: str, scope: NarratorScope, found: list[Row]) -> list[Row]:
+async def _slipped_hits(
+    db: RequestDatabase, query: str, scope: NarratorScope, found: list[Row], names_words: frozenset[str] | None
+) -> list[Row]:
     """The fuzzy hits of a query that names no narrator as it is written. When one or two of its words
     (MOST_UNHELD), each of MIN_SLIPPED letters or more, are in no name form: the narrators, not among `found`,
     whose form holds one of those words with one letter dropped, doubled, or swapped with the next (and, in a
     word of MIN_EDITED letters or more, one letter added or changed: `wanted_terms`; a Latin one also as its key
     spells it, `_respelt`), and every other word of the query. None when every word is some name's, or more are
-    no name's."""
+    no name's. The names' words are `names_words` when given (`_unheld_words`)."""
     words = query.split()
-    unheld, near = await _unheld_words(db, words, scope.script)
+    unheld, near = await _unheld_words(db, words, scope.script, names_words)
     if not unheld or len(unheld) > MOST_UNHELD or min(map(len, unheld)) < MIN_SLIPPED:
         return []
     held = [word for word in words if word not in unheld]
@@ -448,5 +467,6 @@ async def narrators_by_name(
     similar = names.similar(query, scope.script) if misspelt else READ_THE_INDEX
     rows = list(await db.fetch(Bound(statement, _name_params(query, skeleton, scope, similar))))
     if len(rows) < scope.most and all(row["tier"] == FUZZY_TIER for row in rows):
-        rows = sorted([*rows, *await _slipped_hits(db, query, scope, rows)], key=_order)[: scope.most]
+        slipped = await _slipped_hits(db, query, scope, rows, _names_words(rows, similar))
+        rows = sorted([*rows, *slipped], key=_order)[: scope.most]
     return [_name_hit(row) for row in rows]
