@@ -133,7 +133,7 @@ async def test_keys_of_another_import_are_not_used(app: Starlette, database: Req
         scope = search.NarratorScope(script, None, None, None, 6)
         similar = names.similar(query, script)
         read = await search.narrators_by_name(database, query, skeleton, scope, _Handing(READ_THE_INDEX))
-        stale = _Handing(Similar("another", similar.keys))
+        stale = _Handing(dataclasses.replace(similar, checksum="another"))
         emptied = _Handing(Similar(similar.checksum, []))
         if await search.narrators_by_name(database, query, skeleton, scope, stale) != read:
             stale_differing.append(query)
@@ -154,6 +154,26 @@ async def test_a_name_as_written_is_told_by_the_keys(app: Starlette) -> None:
     read = {query: any(k == query or k.startswith(f"{query} ") for k in keys) for query in sorted(queries)}
     assert told == read
     assert 0 < sum(told.values()) < len(told)
+
+
+async def test_a_name_no_key_may_hold_is_held_by_no_key(app: Starlette) -> None:
+    """`may_hold` False (the key tiers after the exact one are not read): no key holds the query, as LIKE '%query%'
+    reads it or word for word, checked against every key; the keys' words slipped and cut short at either end."""
+    names: NameIndex = app.state.names
+    assert names.current is not None
+    told_apart = 0
+    for script, of_script in names.current.scripts.items():
+        keys = of_script.keys
+        queries = {q for key in keys[::250] for q in (*_slipped(key), key[1:], key[:-1], key.partition(" ")[2]) if q}
+        told = {query: of_script.may_hold(query) for query in sorted(queries)}
+        held = [q for q, may in told.items() if not may and any(q in k or _all_words(q, k) for k in keys)]
+        assert held == [], script
+        told_apart += sum(not may for may in told.values())
+    assert told_apart > 50
+
+
+def _all_words(query: str, key: str) -> bool:
+    return set(query.split()) <= set(key.split(" "))
 
 
 async def test_the_keys_are_read_again_when_the_import_changes(app: Starlette, database_url: str) -> None:

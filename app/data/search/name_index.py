@@ -48,6 +48,7 @@ class Similar:
     checksum: str
     keys: list[str]
     words: frozenset[str] = frozenset()
+    may_hold: bool = True  # some key may hold the query as the key tiers read it (`_ScriptKeys.may_hold`)
 
 
 READ_THE_INDEX = Similar("", [])
@@ -60,6 +61,8 @@ class _ScriptKeys:
 
     keys: list[str]
     words: frozenset[str]
+    word_starts: list[str]  # the words, sorted
+    word_ends: list[str]  # the words written backwards, sorted
     ids: dict[int, int]  # a trigram (pg_trgm's three bytes) -> its dense id
     key_start: NDArray[np.int64]  # where each key's trigrams start in `key_trigrams`; one more at the end
     key_trigrams: NDArray[np.int32]
@@ -80,15 +83,32 @@ class _ScriptKeys:
             lengths.append(len(grams))
         key_trigrams, key_lengths = np.frombuffer(flat, dtype=np.int32), np.frombuffer(lengths, dtype=np.int32)
         owners = np.repeat(np.arange(len(keys), dtype=np.int32), key_lengths)
+        words = frozenset(word for key in keys for word in key.split(" "))
         return cls(
             keys=keys,
-            words=frozenset(word for key in keys for word in key.split(" ")),
+            words=words,
+            word_starts=sorted(words),
+            word_ends=sorted(word[::-1] for word in words),
             ids=ids,
             key_start=np.concatenate(([0], np.cumsum(key_lengths, dtype=np.int64))),
             key_trigrams=key_trigrams,
             key_lengths=key_lengths,
             posting_start=np.concatenate(([0], np.cumsum(np.bincount(key_trigrams, minlength=len(ids))))),
             postings=owners[np.argsort(key_trigrams, kind="stable")],
+        )
+
+    def may_hold(self, query: str) -> bool:
+        """Some key may hold `query`, as a key tier's LIKE '%query%' reads it: True unless a word within it is no
+        key's word, or its first word ends none, or its last starts none (its words then are not all some key's
+        either, as the fulltext tier reads them). A word alone, or words apart by more than one space: True."""
+        words = query.split(" ")
+        if len(words) < 2 or "" in words:
+            return True
+        first, *within, last = words
+        return (
+            all(word in self.words for word in within)
+            and _starts_one(self.word_ends, first[::-1])
+            and _starts_one(self.word_starts, last)
         )
 
     def _keys_of(self, gram: int) -> NDArray[np.int32]:
@@ -126,6 +146,12 @@ class _ScriptKeys:
         return held
 
 
+def _starts_one(ordered: list[str], start: str) -> bool:
+    """Some string of `ordered` (sorted) starts with `start`."""
+    at = bisect.bisect_left(ordered, start)
+    return at < len(ordered) and ordered[at].startswith(start)
+
+
 @dataclass(frozen=True)
 class NameKeys:
     """The distinct keys of one import, by script."""
@@ -158,7 +184,8 @@ class NameIndex:
         if keys is None or grams is None or script not in keys.scripts:
             return READ_THE_INDEX
         of_script = keys.scripts[script]
-        return Similar(keys.checksum, of_script.passing(grams, self.word_share, self.similarity), of_script.words)
+        passing = of_script.passing(grams, self.word_share, self.similarity)
+        return Similar(keys.checksum, passing, of_script.words, of_script.may_hold(query))
 
     def as_written(self, query: str, script: str) -> bool:
         """Some key of the script is `query` or starts with its words."""

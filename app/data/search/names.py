@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
+    Boolean,
     ColumnElement,
     CompoundSelect,
     Float,
@@ -167,17 +168,24 @@ def _key_hits(filters: _Filters) -> Any:
     its words starting the form (prefix: `:prefix`, whole words: «بن عمر» is no prefix of «بن عمرو»),
     within the form (substring: `:substring`), every word of it a word of the form, in any order
     (fulltext: `:words`). Each narrator is in his best tier, by his best form there. The other forms are
-    read only when the exact ones leave room under `:most` (`room`: checked once, before any row is read)."""
+    read only when the exact ones leave room under `:most` and some may hold the query (`room`: checked once, before
+    any row is read)."""
     f = t.narrator_search_form
     key = f.c.search_key
     exact = _exact_forms(filters)
-    room = leaves_room(exact)
+    room = and_(leaves_room(exact), _may_hold())
     tier = case((like(key, "prefix"), 1), (like(key, "substring"), 2), else_=3)
     words = _form_words().op("@>")(array("words", Text))
     matched = or_(and_(like(key, "probe"), _holds_unindexed(key, "substring")), words)
     condition = and_(room, f.c.script == param("script", String), key != param("query", String), matched)
     others = _forms(tier, _name_score(_share(), f.c.prior), filters).where(condition)
     return _best_of_each(union_all(select(exact), others).subquery()).cte("key_hits")
+
+
+def _may_hold() -> ColumnElement[bool]:
+    """Some form may hold the query as the key tiers after the exact one read it (`:may_hold`, the name index's
+    answer), or the name index is of another import than the live one (`_indexed`): checked once, before any row."""
+    return or_(param("may_hold", Boolean), ~_indexed())
 
 
 def _indexed() -> ColumnElement[bool]:
@@ -344,6 +352,7 @@ def _name_params(query: str, skeleton: str, scope: NarratorScope, similar: Simil
         "query": query,
         "similar_keys": similar.keys,
         "index_checksum": similar.checksum,
+        "may_hold": similar.may_hold,
         "prefix": f"{escaped(query)} %",
         "substring": f"%{escaped(query)}%",
         "probe": _probe(query),
