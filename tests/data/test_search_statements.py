@@ -207,7 +207,7 @@ async def test_which_words_of_a_name_no_form_holds_is_read_from_the_words_of_the
 ) -> None:
     # The index of the forms' words lists every form that holds a word before one of them is enough: «ibn» is in
     # thousands. The words of the keys, by script, answer by their primary key. The name index holds them too: read,
-    # and of the live import (the first statement says so), it answers instead, and the statement is not sent.
+    # it names the slips, and the first statement reads the names holding them (when the index is of the live import).
     async with _names_unread(app):
         sent, arguments, body = await _slipped_name(client)
     nodes = await _executed(database_url, sent[1], arguments[1])
@@ -217,7 +217,7 @@ async def test_which_words_of_a_name_no_form_holds_is_read_from_the_words_of_the
     assert {node["Relation Name"] for node in nodes if "Relation Name" in node} == {"search_name_word"}
     assert {node["Index Name"] for node in nodes if "Index Name" in node} == {"search_name_word_pkey"}
     assert body["data"]["search_narrator"]["results"]
-    assert held_sent == [sent[0], sent[2]] and held_body == body
+    assert len(held_sent) == 1 and held_body == body
 
 
 async def test_a_word_no_name_holds_is_read_one_letter_off_by_the_names_words_its_keys_find(

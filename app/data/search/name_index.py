@@ -9,8 +9,9 @@ trigrams (app/data/search/trigrams.py, computed as pg_trgm computes them) are co
 holding fewer than NAME_WORD_SIMILARITY of them cannot pass `<%` (the index's own bound), nor one whose whole
 similarity is under the threshold. The keys left are handed to the statement, which reads their forms by the key's
 B-tree and runs PostgreSQL's own tests on them: the answer is the index's, computed on fewer rows. The keys' words
-also tell which words of a slipped name no name holds, and which of their slips some name holds, where
-search_name_word would be read (app/data/search/names.py, `_unheld_words`).
+also tell which words of a slipped name no name holds and which of their slips some name holds, where
+search_name_word would be read after the statement (app/data/search/names.py, `_indexed_slips`), and when no key may
+hold a query, as the key tiers after the exact one read it (`may_hold`).
 
 The keys are read from the database the API serves, with the content checksum of its last import, in one snapshot.
 The statement compares that checksum with the live import's, and reads the trigram index instead when they differ

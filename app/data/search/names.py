@@ -278,7 +278,7 @@ def _fuzzy_hits(skeleton: int, filters: _Filters, key_hits: Any, misspelt: bool)
     branches = [_similar(filters, and_(room, _misspelt(key_hits)))] if misspelt else []
     if skeleton >= MIN_SKELETON:
         branches.append(_consonants(skeleton >= MIN_SKELETON_PREFIX, filters, room))
-    return _best_of_each(union_all(*branches).subquery()).subquery() if branches else None
+    return _best_of_each(union_all(*branches).subquery()).cte("fuzzy_hits") if branches else None
 
 
 def _with_narrators(hits: Any) -> Select[Any]:
@@ -295,14 +295,17 @@ def _with_narrators(hits: Any) -> Select[Any]:
 
 
 @functools.cache
-def _name_statement(skeleton: int, filters: _Filters, misspelt: bool) -> Select[Any]:
+def _name_statement(skeleton: int, filters: _Filters, misspelt: bool, slipped: bool | None) -> Select[Any]:
     """Every tier of the narrator search in one statement: the key hits, then the fuzzy hits, `:most` in all. The
     trigram branch only when the query may be misspelt (`_fuzzy_hits`); each row then also says whether the keys
-    handed over are of the live import (`indexed`), which tells whether their words may stand for search_name_word's
-    (`_names_words`)."""
+    handed over are of the live import (`indexed`). With `slipped` (None: not read; else whether the query has words
+    that some name holds), the hits of its words no name holds, read one letter off (`_slipped_after`)."""
     key_hits = _key_hits(filters)
     fuzzy_hits = _fuzzy_hits(skeleton, filters, key_hits, misspelt)
-    hits = union_all(select(key_hits), select(fuzzy_hits)) if fuzzy_hits is not None else select(key_hits)
+    parts = [key_hits] if fuzzy_hits is None else [key_hits, fuzzy_hits]
+    if slipped is not None and fuzzy_hits is not None:
+        parts.append(_slipped_after(slipped, filters, key_hits, fuzzy_hits))
+    hits = union_all(*(select(part) for part in parts)) if len(parts) > 1 else select(key_hits)
     statement = _with_narrators(hits.subquery())
     return statement.add_columns(_indexed().label("indexed")) if misspelt else statement
 
@@ -329,22 +332,36 @@ def _unheld_words_statement() -> CompoundSelect[Any]:
     return union_all(select(unheld_words.c.word, cast(null(), Text).label("near")), near)
 
 
-@functools.cache
-def _slipped_statement(with_held: bool, filters: _Filters) -> Select[Any]:
-    """The fuzzy tier for a query some of whose words no name holds: the narrators, not among `:found`, one of
-    whose forms holds one of those words read one letter off (`:slips`) and, `with_held`, every other word of the
-    query (`:held`); scored as the trigram branch scores a form, by its similarity with the query."""
+def _slipped_forms(with_held: bool, filters: _Filters) -> Select[Any]:
+    """The forms of the query's script that hold one of its words no name holds read one letter off (`:slips`) and,
+    `with_held`, every other word of the query (`:held`); scored as the trigram branch scores a form, by its
+    similarity with the query."""
     f = t.narrator_search_form
-    conditions = [
-        f.c.script == param("script", String),
-        _form_words().op("&&")(array("slips", Text)),
-        ~(f.c.narrator_id == any_(array("found", Integer))),
-    ]
+    conditions = [f.c.script == param("script", String), _form_words().op("&&")(array("slips", Text))]
     if with_held:
         conditions.append(_form_words().op("@>")(array("held", Text)))
     score = _name_score(func.similarity(f.c.search_key, param("query", String)), f.c.prior)
-    forms = _forms(FUZZY, score, filters).where(*conditions).subquery()
-    return _with_narrators(_best_of_each(forms).subquery())
+    return _forms(FUZZY, score, filters).where(*conditions)
+
+
+@functools.cache
+def _slipped_statement(with_held: bool, filters: _Filters) -> Select[Any]:
+    """The fuzzy tier for a query some of whose words no name holds: the narrators, not among `:found`, of the
+    `_slipped_forms`."""
+    forms = _slipped_forms(with_held, filters).where(
+        ~(t.narrator_search_form.c.narrator_id == any_(array("found", Integer)))
+    )
+    return _with_narrators(_best_of_each(forms.subquery()).subquery())
+
+
+def _slipped_after(with_held: bool, filters: _Filters, key_hits: Any, fuzzy_hits: Any) -> Any:
+    """`_slipped_statement` within the name statement, for the slips the name index names: the narrators not among
+    the fuzzy hits, read only when there is no key hit and the fuzzy hits leave room under `:most`, and the name
+    index is of the live import (checked once, before any row is read)."""
+    f = t.narrator_search_form
+    only_fuzzy = and_(~exists(select(key_hits.c.narrator_id)), leaves_room(fuzzy_hits), _indexed())
+    others = f.c.narrator_id.not_in(select(fuzzy_hits.c.narrator_id))
+    return _best_of_each(_slipped_forms(with_held, filters).where(only_fuzzy, others).subquery()).subquery()
 
 
 def _name_params(query: str, skeleton: str, scope: NarratorScope, similar: Similar) -> dict[str, Any]:
@@ -407,21 +424,8 @@ def _keys_of(words: list[str]) -> list[tuple[str, str]]:
     return [(key, word) for word in dict.fromkeys(words) if len(word) >= MIN_SLIPPED for key in sorted(word_keys(word))]
 
 
-def _names_words(rows: list[Row], similar: Similar) -> frozenset[str] | None:
-    """Every word of the script's names, as the name index read them (`similar.words`), when the name statement's
-    rows say the index holds the live import (`indexed`, see `_name_statement`); None when search_name_word must be
-    read instead (the index read another import, or none, or no row came back to say)."""
-    return similar.words if similar.checksum and rows and rows[0]["indexed"] else None
-
-
-async def _unheld_words(
-    db: RequestDatabase, words: list[str], script: str, names_words: frozenset[str] | None
-) -> tuple[list[str], Set[str]]:
-    """The words no name holds, in the query's order, and names' words among which stand all those one letter off
-    them: every word of the names when `names_words` gives them, else those that their keys find in
-    search_name_word (with a few others)."""
-    if names_words is not None:
-        return [word for word in words if word not in names_words], names_words
+async def _unheld_words(db: RequestDatabase, words: list[str], script: str) -> tuple[list[str], set[str]]:
+    """The words no name holds, in the query's order, and the names' words one letter off them (among others)."""
     keys = _keys_of(words)
     params = {"words": words, "script": script, "keys": [key for key, _ in keys], "key_words": [w for _, w in keys]}
     rows = await db.fetch(Bound(_unheld_words_statement(), params))
@@ -429,33 +433,44 @@ async def _unheld_words(
     return [word for word in words if word in unheld], {row["near"] for row in rows if row["near"] is not None}
 
 
-async def _slipped_hits(
-    db: RequestDatabase, query: str, scope: NarratorScope, found: list[Row], names_words: frozenset[str] | None
-) -> list[Row]:
-    """The fuzzy hits of a query that names no narrator as it is written. When one or two of its words
-    (MOST_UNHELD), each of MIN_SLIPPED letters or more, are in no name form: the narrators, not among `found`,
-    whose form holds one of those words with one letter dropped, doubled, or swapped with the next (and, in a
-    word of MIN_EDITED letters or more, one letter added or changed: `wanted_terms`; a Latin one also as its key
-    spells it, `_respelt`), and every other word of the query. None when every word is some name's, or more are
-    no name's. The names' words are `names_words` when given (`_unheld_words`)."""
-    words = query.split()
-    unheld, near = await _unheld_words(db, words, scope.script, names_words)
+@dataclass(frozen=True)
+class _Slips:
+    """A slipped name's words: those some name holds (`held`), and its other words' slips that some name holds."""
+
+    held: list[str]
+    named: list[str]
+
+
+def _slips(words: list[str], unheld: list[str], near: Set[str], script: str) -> _Slips | None:
+    """When one or two of the query's `words` (MOST_UNHELD), each of MIN_SLIPPED letters or more, are in no name form
+    (`unheld`): their slips, with one letter dropped, doubled, or swapped with the next (and, in a word of MIN_EDITED
+    letters or more, one letter added or changed: `wanted_terms`; a Latin one also as its key spells it,
+    `_respelt`), that some name holds (those of `near`, and the respellings, which the statement looks up). None when
+    every word is some name's, more are no name's, or no slip is."""
     if not unheld or len(unheld) > MOST_UNHELD or min(map(len, unheld)) < MIN_SLIPPED:
+        return None
+    slips = set().union(*wanted_terms(_ALPHABET[script], unheld, MIN_EDITED).values())
+    named = (slips & near) | _respelt(slips, script)
+    return _Slips([word for word in words if word not in unheld], sorted(named)) if named else None
+
+
+def _indexed_slips(query: str, script: str, similar: Similar) -> _Slips | None:
+    """`_slips` of the query as the name index reads them: its words that none of the keys' words is."""
+    words = query.split()
+    return _slips(words, [word for word in words if word not in similar.words], similar.words, script)
+
+
+async def _slipped_hits(db: RequestDatabase, query: str, scope: NarratorScope, found: list[Row]) -> list[Row]:
+    """The fuzzy hits of a query that names no narrator as it is written: the narrators, not among `found`, whose
+    form holds one of its `_slips` and every other word of the query, the names' words read from search_name_word."""
+    words = query.split()
+    unheld, near = await _unheld_words(db, words, scope.script)
+    slips = _slips(words, unheld, near, scope.script)
+    if slips is None:
         return []
-    held = [word for word in words if word not in unheld]
-    slips = set().union(*wanted_terms(_ALPHABET[scope.script], unheld, MIN_EDITED).values())
-    # Only the slips some name holds (`near`), and their respellings, which the statement looks up: none, no statement.
-    named = (slips & near) | _respelt(slips, scope.script)
-    if not named:
-        return []
-    params = {
-        **_scope_params(scope),
-        "query": query,
-        "slips": sorted(named),
-        "held": held,
-        "found": [row["narrator_id"] for row in found],
-    }
-    return list(await db.fetch(Bound(_slipped_statement(bool(held), _Filters.of(scope)), params)))
+    params = {**_scope_params(scope), "query": query, "slips": slips.named, "held": slips.held}
+    params["found"] = [row["narrator_id"] for row in found]
+    return list(await db.fetch(Bound(_slipped_statement(bool(slips.held), _Filters.of(scope)), params)))
 
 
 def _as_written(names: NameIndex, query: str, scope: NarratorScope) -> bool:
@@ -470,12 +485,22 @@ async def narrators_by_name(
     """Narrators one of whose name forms matches the query's key, each with the tier (NAME_TIERS) he matched
     in: every narrator of a tier before those of the next, `most` at most. The fuzzy tier also compares the
     query's consonant skeleton, and, when no other tier finds anyone, the words of the query no name holds
-    with one letter off (`_slipped_hits`)."""
+    with one letter off: within the statement, when the name index tells them (`_slipped_after`); else read after it
+    (`_slipped_hits`), unless the statement's rows say the index, live, told them all."""
     misspelt = not _as_written(names, query, scope)
-    statement = _name_statement(min(len(skeleton), MIN_SKELETON_PREFIX), _Filters.of(scope), misspelt)
     similar = names.similar(query, scope.script) if misspelt else READ_THE_INDEX
-    rows = list(await db.fetch(Bound(statement, _name_params(query, skeleton, scope, similar))))
-    if len(rows) < scope.most and all(row["tier"] == FUZZY_TIER for row in rows):
-        slipped = await _slipped_hits(db, query, scope, rows, _names_words(rows, similar))
-        rows = sorted([*rows, *slipped], key=_order)[: scope.most]
+    slips = _indexed_slips(query, scope.script, similar) if similar.checksum else None
+    shape = (
+        min(len(skeleton), MIN_SKELETON_PREFIX),
+        _Filters.of(scope),
+        misspelt,
+        None if slips is None else bool(slips.held),
+    )
+    params = _name_params(query, skeleton, scope, similar)
+    if slips is not None:
+        params.update(slips=slips.named, held=slips.held)
+    rows = list(await db.fetch(Bound(_name_statement(*shape), params)))
+    told = similar.checksum and rows and rows[0]["indexed"]
+    if len(rows) < scope.most and all(row["tier"] == FUZZY_TIER for row in rows) and not told:
+        rows = sorted([*rows, *await _slipped_hits(db, query, scope, rows)], key=_order)[: scope.most]
     return [_name_hit(row) for row in rows]
