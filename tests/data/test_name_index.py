@@ -102,15 +102,16 @@ async def test_the_keys_handed_over_are_those_postgresql_keeps(app: Starlette, d
     assert kept_in_all > 100  # the queries reach the trigram branch
 
 
-@pytest.mark.parametrize("most", [6, 21])
-async def test_the_search_answers_the_same_either_way(app: Starlette, most: int) -> None:
-    """Through the keys, the words no name holds are read from them too: fewer statements, the same answers."""
+@pytest.mark.parametrize(("most", "grade_tier"), [(6, None), (21, None), (6, "thiqa")])
+async def test_the_search_answers_the_same_either_way(app: Starlette, most: int, grade_tier: str | None) -> None:
+    """Through the keys, the words no name holds are read from them too: fewer statements, the same answers, with a
+    filter too."""
     names: NameIndex = app.state.names
     assert names.current is not None
     differing, statements = [], {"keys": 0, "index": 0}
     for script, query in _queries():
         skeleton = (arabic if script == "ar" else latin).skeleton(query)
-        scope = search.NarratorScope(script, None, None, None, most)
+        scope = search.NarratorScope(script, grade_tier, None, None, most)
         found = {}
         for path, index in (("keys", names), ("index", _Handing(READ_THE_INDEX))):
             db = RequestDatabase(app.state.engine)
