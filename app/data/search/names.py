@@ -479,6 +479,18 @@ def _as_written(names: NameIndex, query: str, scope: NarratorScope) -> bool:
     return _Filters.of(scope) == _Filters(False, False, False) and names.as_written(query, scope.script)
 
 
+def _name_bound(query: str, skeleton: str, scope: NarratorScope, similar: Similar, misspelt: bool) -> Bound:
+    """The name statement of the query's shape, with its arguments: with the branch of the slipped names when the name
+    index names slips (`_indexed_slips`)."""
+    slips = _indexed_slips(query, scope.script, similar) if similar.checksum else None
+    slipped = None if slips is None else bool(slips.held)
+    statement = _name_statement(min(len(skeleton), MIN_SKELETON_PREFIX), _Filters.of(scope), misspelt, slipped)
+    params = _name_params(query, skeleton, scope, similar)
+    if slips is not None:
+        params.update(slips=slips.named, held=slips.held)
+    return Bound(statement, params)
+
+
 async def narrators_by_name(
     db: RequestDatabase, query: str, skeleton: str, scope: NarratorScope, names: NameIndex
 ) -> list[tuple[str, NarratorHitRecord]]:
@@ -489,18 +501,8 @@ async def narrators_by_name(
     (`_slipped_hits`), unless the statement's rows say the index, live, told them all."""
     misspelt = not _as_written(names, query, scope)
     similar = names.similar(query, scope.script) if misspelt else READ_THE_INDEX
-    slips = _indexed_slips(query, scope.script, similar) if similar.checksum else None
-    shape = (
-        min(len(skeleton), MIN_SKELETON_PREFIX),
-        _Filters.of(scope),
-        misspelt,
-        None if slips is None else bool(slips.held),
-    )
-    params = _name_params(query, skeleton, scope, similar)
-    if slips is not None:
-        params.update(slips=slips.named, held=slips.held)
-    rows = list(await db.fetch(Bound(_name_statement(*shape), params)))
-    told = similar.checksum and rows and rows[0]["indexed"]
+    rows = list(await db.fetch(_name_bound(query, skeleton, scope, similar, misspelt)))
+    told = bool(similar.checksum and rows and rows[0]["indexed"])  # the index, of the live import, named the slips
     if len(rows) < scope.most and all(row["tier"] == FUZZY_TIER for row in rows) and not told:
         rows = sorted([*rows, *await _slipped_hits(db, query, scope, rows)], key=_order)[: scope.most]
     return [_name_hit(row) for row in rows]
