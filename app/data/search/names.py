@@ -486,9 +486,8 @@ def _name_bound(query: str, skeleton: str, scope: NarratorScope, similar: Simila
     slipped = None if slips is None else bool(slips.held)
     statement = _name_statement(min(len(skeleton), MIN_SKELETON_PREFIX), _Filters.of(scope), misspelt, slipped)
     params = _name_params(query, skeleton, scope, similar)
-    if slips is not None:
-        params.update(slips=slips.named, held=slips.held)
-    return Bound(statement, params)
+    slipped_params = {} if slips is None else {"slips": slips.named, "held": slips.held}
+    return Bound(statement, {**params, **slipped_params})
 
 
 async def narrators_by_name(
