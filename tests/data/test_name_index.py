@@ -46,7 +46,13 @@ PASSING = text(
     " WHERE script = :script AND :query <% search_key AND similarity(search_key, :query) >= :threshold"
 )
 SIMILARITY = text(
-    "SELECT search_key, similarity(search_key, :query) AS s FROM unnest(CAST(:keys AS text[])) search_key"
+    "SELECT similarity(search_key, :query) AS s FROM unnest(CAST(:keys AS text[])) WITH ORDINALITY AS k(search_key, at)"
+    " ORDER BY at"
+)
+# The forms of each key the trigram branch keeps for a query, where the most that key holds
+KEPT_FORMS = text(
+    "SELECT count(*) FROM narrator_search_form WHERE script = :script AND :query <% search_key"
+    " AND similarity(search_key, :query) >= :threshold"
 )
 
 
@@ -89,15 +95,18 @@ async def test_trigrams_are_pg_trgms_for_every_key(database: RequestDatabase) ->
 
 
 async def test_the_keys_handed_over_are_those_postgresql_keeps(app: Starlette, database: RequestDatabase) -> None:
+    """Every key PostgreSQL's tests keep, the most similar first, each with the similarity PostgreSQL computes."""
     names: NameIndex = app.state.names
     kept_in_all = 0
     for script, query in _queries():
-        handed = names.similar(query, script).keys
+        handed = names.similar(query, script)
         params = {"script": script, "query": query, "threshold": FUZZY_NAME_THRESHOLD}
         kept = {row["search_key"] for row in await database.fetch(PASSING.bindparams(**params))}
-        assert kept <= set(handed), query
-        similarities = await database.fetch(SIMILARITY.bindparams(query=query, keys=handed))
-        assert all(row["s"] >= FUZZY_NAME_THRESHOLD - 1e-6 for row in similarities), query
+        assert kept <= set(handed.keys), query
+        similarities = await database.fetch(SIMILARITY.bindparams(query=query, keys=handed.keys))
+        assert [row["s"] for row in similarities] == handed.similarities, query
+        assert handed.similarities == sorted(handed.similarities, reverse=True), query
+        assert all(s >= FUZZY_NAME_THRESHOLD - 1e-6 for s in handed.similarities), query
         kept_in_all += len(kept)
     assert kept_in_all > 100  # the queries reach the trigram branch
 
@@ -122,6 +131,32 @@ async def test_the_search_answers_the_same_either_way(app: Starlette, most: int,
             differing.append(query)
     assert differing == []
     assert statements["keys"] < statements["index"] - 10, statements
+
+
+@pytest.mark.parametrize("most_similar", [1, 3, 10])
+async def test_the_most_similar_forms_are_those_of_the_first_keys(
+    app: Starlette, database: RequestDatabase, monkeypatch: pytest.MonkeyPatch, most_similar: int
+) -> None:
+    """The branch reads the keys handed over in order of similarity and stops after the FUZZY_FORMS-th form and
+    those as similar as it: with a bound far below the forms many queries keep, the answers are still the trigram
+    index's, which sorts every form."""
+    monkeypatch.setattr(search.names, "FUZZY_FORMS", most_similar)
+    search.names._name_statement.cache_clear()
+    names: NameIndex = app.state.names
+    differing, beyond = [], 0
+    try:
+        for script, query in _queries():
+            skeleton = (arabic if script == "ar" else latin).skeleton(query)
+            scope = search.NarratorScope(script, None, None, None, 21)
+            params = {"script": script, "query": query, "threshold": FUZZY_NAME_THRESHOLD}
+            beyond += (await database.fetch(KEPT_FORMS.bindparams(**params)))[0]["count"] > most_similar
+            by_keys = await search.narrators_by_name(database, query, skeleton, scope, names)
+            if by_keys != await search.narrators_by_name(database, query, skeleton, scope, _Handing(READ_THE_INDEX)):
+                differing.append(query)
+    finally:
+        search.names._name_statement.cache_clear()
+    assert differing == []
+    assert beyond > 20  # queries whose forms are more than the bound
 
 
 async def test_keys_of_another_import_are_not_used(app: Starlette, database: RequestDatabase) -> None:

@@ -4,6 +4,7 @@ tiers included, is one statement; a hadith search, two at most, whichever tiers 
 
 import json
 import re
+from collections import Counter
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -160,14 +161,17 @@ def _trigram_branch(node: dict[str, Any]) -> str | None:
     return "scanned" if "%>" in node.get("Index Cond", "") else None
 
 
-async def _similarity_scans(client: httpx.AsyncClient, database_url: str, query: str) -> dict[str | None, int]:
-    """How many times each scan of the fuzzy tier's trigram branch ran, for `query` at limit 20."""
+async def _similarity_scans(client: httpx.AsyncClient, database_url: str, query: str) -> dict[str, int]:
+    """How many times the scans of each way of the fuzzy tier's trigram branch ran, for `query` at limit 20 (the keys
+    handed over are read once, and again past the most similar forms only when these fill the branch)."""
     arguments: list[Sequence[Any]] = []
     with recording(arguments) as sent:
         await execute(client, NARRATOR_LIMIT, query=query, limit=20)
-    nodes = await _executed(database_url, sent[0], arguments[0])
-    scans = {_trigram_branch(node): node["Actual Loops"] for node in nodes}
-    return {branch: loops for branch, loops in scans.items() if branch is not None}
+    scans: Counter[str] = Counter()
+    for node in await _executed(database_url, sent[0], arguments[0]):
+        if branch := _trigram_branch(node):
+            scans[branch] += node["Actual Loops"]
+    return dict(scans)
 
 
 async def test_the_trigram_branch_reads_a_name_that_no_form_holds_as_written_and_no_other(

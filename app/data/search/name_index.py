@@ -7,11 +7,13 @@ the test costs most of the search's time: every form that holds three quarters o
 reading, for each of the rarest ones, where every other one stands (docs/performance.md). Here each distinct key's
 trigrams (app/data/search/trigrams.py, computed as pg_trgm computes them) are counted against the query's: a key
 holding fewer than NAME_WORD_SIMILARITY of them cannot pass `<%` (the index's own bound), nor one whose whole
-similarity is under the threshold. The keys left are handed to the statement, which reads their forms by the key's
-B-tree and runs PostgreSQL's own tests on them: the answer is the index's, computed on fewer rows. The keys' words
-also tell which words of a slipped name no name holds and which of their slips some name holds, where
-search_name_word would be read after the statement (app/data/search/names.py, `_indexed_slips`), and when no key may
-hold a query, as the key tiers after the exact one read it (`may_hold`).
+similarity is under the threshold. The keys left are handed to the statement, the most similar first, each with its
+similarity as pg_trgm computes it (the same trigrams, the same division in single precision). The statement reads
+their forms by the key's B-tree in that order, runs `<%` on each key as it reads it, and stops once it holds the
+forms that may be the most similar (app/data/search/names.py, `_by_key`): the answer is the index's, computed on fewer
+rows. The keys' words also tell which words of a slipped name no name holds and which of their slips some name holds,
+where search_name_word would be read after the statement (app/data/search/names.py, `_indexed_slips`), and when no
+key may hold a query, as the key tiers after the exact one read it (`may_hold`).
 
 The keys are read from the database the API serves, with the content checksum of its last import, in one snapshot.
 The statement compares that checksum with the live import's, and reads the trigram index instead when they differ
@@ -21,6 +23,7 @@ again when the served import changes."""
 import asyncio
 import bisect
 import contextlib
+import dataclasses
 import logging
 from array import array
 from collections.abc import AsyncIterator, Iterable
@@ -43,11 +46,14 @@ KEYS = select(t.narrator_search_form.c.script, t.narrator_search_form.c.search_k
 
 @dataclass(frozen=True)
 class Similar:
-    """What the statements need: the keys that may pass, and every word of the script's keys (`words`), both of the
-    import of `checksum` ("" when the trigram index and search_name_word must be read instead)."""
+    """What the statements need: the keys that may pass, the most similar to the query first, with their similarity
+    (`similarities`, pg_trgm's `similarity` as PostgreSQL computes it, in single precision), and every word of the
+    script's keys (`words`), all of the import of `checksum` ("" when the trigram index and search_name_word must be
+    read instead)."""
 
     checksum: str
     keys: list[str]
+    similarities: list[float] = dataclasses.field(default_factory=list)
     words: frozenset[str] = frozenset()
     may_hold: bool = True  # some key may hold the query as the key tiers read it (`_ScriptKeys.may_hold`)
 
@@ -115,12 +121,13 @@ class _ScriptKeys:
     def _keys_of(self, gram: int) -> NDArray[np.int32]:
         return self.postings[self.posting_start[gram] : self.posting_start[gram + 1]]
 
-    def passing(self, grams: frozenset[int], word_share: float, similarity: float) -> list[str]:
-        """The keys holding at least `word_share` of `grams` whose similarity with them is at least `similarity`."""
+    def passing(self, grams: frozenset[int], word_share: float, similarity: float) -> tuple[list[str], list[float]]:
+        """The keys holding at least `word_share` of `grams` whose similarity with them is at least `similarity`, the
+        most similar first (then in the keys' order), with their similarity."""
         known = [self.ids[g] for g in grams if g in self.ids]
         least = int(np.ceil(len(grams) * (word_share - SLACK)))
         if not grams or len(known) < least:
-            return []
+            return [], []
         # A key holding `least` of the known trigrams misses `spare` of them at most: of the `spare` + 1 + `more`
         # rarest, it holds `more` + 1 at least. Counting them over twice the fewest rarest it must hold one of
         # leaves a few dozen keys to count the others of, where holding one of the fewest leaves a thousand.
@@ -130,10 +137,14 @@ class _ScriptKeys:
         rarest = np.concatenate([self._keys_of(gram) for gram in known[: spare + 1 + more]])
         found = np.flatnonzero(np.bincount(rarest, minlength=len(self.keys)) > more)
         if len(found) == 0:
-            return []
+            return [], []
         held = self._held(found, known)
-        resembling = held / (len(grams) + self.key_lengths[found] - held) >= similarity - SLACK
-        return [self.keys[k] for k in found[(held >= least) & resembling]]
+        # pg_trgm's cnt_sml: the shared trigrams over the union's, a division of single-precision floats
+        union = len(grams) + self.key_lengths[found] - held
+        similar = held.astype(np.float32) / union.astype(np.float32)
+        kept = (held >= least) & (held / union >= similarity - SLACK)
+        order = np.lexsort((found[kept], -similar[kept]))
+        return [self.keys[k] for k in found[kept][order]], similar[kept][order].tolist()
 
     def _held(self, found: NDArray[np.intp], known: list[int]) -> NDArray[np.int32]:
         """How many of the trigrams `known` each key of `found` holds."""
@@ -185,8 +196,8 @@ class NameIndex:
         if keys is None or grams is None or script not in keys.scripts:
             return READ_THE_INDEX
         of_script = keys.scripts[script]
-        passing = of_script.passing(grams, self.word_share, self.similarity)
-        return Similar(keys.checksum, passing, of_script.words, of_script.may_hold(query))
+        passing, similarities = of_script.passing(grams, self.word_share, self.similarity)
+        return Similar(keys.checksum, passing, similarities, of_script.words, of_script.may_hold(query))
 
     def as_written(self, query: str, script: str) -> bool:
         """Some key of the script is `query` or starts with its words."""

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
+    REAL,
     Boolean,
     ColumnElement,
     CompoundSelect,
@@ -21,6 +22,7 @@ from sqlalchemy import (
     case,
     cast,
     exists,
+    false,
     func,
     literal,
     literal_column,
@@ -99,10 +101,17 @@ def _of_kept_narrators(forms: Select[Any], filters: _Filters) -> Select[Any]:
     return forms
 
 
+# What a hit keeps of its name form
+FORM_COLUMNS = ("narrator_id", "form", "script", "source_id", "source_key", "prior")
+
+
+def _form_columns() -> list[ColumnElement[Any]]:
+    return [t.narrator_search_form.c[name] for name in FORM_COLUMNS]
+
+
 def _forms(tier: ColumnElement[Any], score: ColumnElement[Any], filters: _Filters) -> Select[Any]:
     """The name forms, with their tier and score, of narrators the filters keep."""
-    f = t.narrator_search_form
-    forms = select(f.c.narrator_id, f.c.form, f.c.script, f.c.source_id, f.c.source_key, f.c.prior)
+    forms = select(*_form_columns())
     return _of_kept_narrators(forms.add_columns(tier.label("tier"), score.label("score")), filters)
 
 
@@ -194,43 +203,62 @@ def _indexed() -> ColumnElement[bool]:
     return LAST_CHECKSUM.scalar_subquery().is_not_distinct_from(param("index_checksum", String))
 
 
-def _handed_keys() -> Any:
-    """The keys the name index handed over (`:similar_keys`, app/data/search/name_index.py) that hold the query
-    (`word_similarity_op` is `<%`, at the session's pg_trgm.word_similarity_threshold), with their similarity to it:
-    computed once a key, however many forms share it."""
+def _handed_keys(least: Any) -> Any:
+    """The keys the name index handed over (`:similar_keys`, app/data/search/name_index.py), the most similar to the
+    query first (`at`), with their similarity (`:similar_values`, as pg_trgm computes it), that are `least` similar
+    to it at least and hold it (`word_similarity_op` is `<%`, at the session's pg_trgm.word_similarity_threshold).
+    The costly test is run on a key only as it is read, and only when the key is similar enough (a CASE: PostgreSQL
+    orders the tests of a filter by their cost, which it reckons alike)."""
     query = param("query", String)
-    keys = func.unnest(array("similar_keys", Text)).table_valued("key").render_derived()
-    similarity = func.similarity(keys.c.key, query).label("similarity")
-    return select(keys.c.key, similarity).where(func.word_similarity_op(query, keys.c.key)).subquery("handed")
+    keys = func.unnest(array("similar_keys", Text), array("similar_values", REAL))
+    handed = keys.table_valued("key", "similarity", with_ordinality="at").render_derived()
+    holds = case((handed.c.similarity >= least, func.word_similarity_op(query, handed.c.key)), else_=false())
+    return select(handed).where(holds).subquery("handed")
 
 
-def _trigram_forms(room: Any, filters: _Filters) -> list[Select[Any]]:
-    """The forms whose key holds the query, with their similarity to it, two ways, exactly one of which runs:
-    the forms of the keys handed over (`_handed_keys`), read by the key's B-tree; or, when those keys are of another
-    import than the live one, the forms `query <% key` finds through the trigram index."""
+def _key_forms(room: Any, filters: _Filters, least: Any) -> Select[Any]:
+    """The forms of the keys handed over that are `least` similar to the query at least (`_handed_keys`), with their
+    similarity and their key's place (`at`), read by the key's B-tree."""
     f = t.narrator_search_form
-    query, script = param("query", String), f.c.script == param("script", String)
-    columns = (f.c.narrator_id, f.c.form, f.c.script, f.c.source_id, f.c.source_key, f.c.prior)
-    handed = _handed_keys()
-    by_key = select(*columns, handed.c.similarity).join(handed, f.c.search_key == handed.c.key)
-    scanned = select(*columns, func.similarity(f.c.search_key, query).label("similarity"))
-    return [
-        _of_kept_narrators(by_key.where(room, script, _indexed()), filters),
-        _of_kept_narrators(scanned.where(room, script, ~_indexed(), query.bool_op("<%")(f.c.search_key)), filters),
-    ]
+    handed = _handed_keys(least)
+    forms = select(*_form_columns(), handed.c.similarity, handed.c.at).join(handed, f.c.search_key == handed.c.key)
+    return _of_kept_narrators(forms.where(room, f.c.script == param("script", String), _indexed()), filters)
 
 
-def _similar(filters: _Filters, room: Any) -> Select[Any]:
-    """The FUZZY_FORMS name forms of the query's script most similar to it (trigrams; among equal ones, by
-    narrator, then `_form_order`), of those that hold it (`_trigram_forms`). The similarity is computed once per
-    form (a materialized CTE), not once per use."""
-    compared = union_all(*_trigram_forms(room, filters)).cte("similar").prefix_with("MATERIALIZED")
-    similarity = compared.c.similarity
-    score = _name_score(similarity, compared.c.prior).label("score")
-    kept = ("narrator_id", "form", "script", "source_id", "source_key", "prior")
-    similar = select(*(compared.c[name] for name in kept))
-    similar = similar.add_columns(FUZZY.label("tier"), score).where(similarity >= FUZZY_NAME_THRESHOLD)
-    return similar.order_by(similarity.desc(), compared.c.narrator_id, *_form_order(compared.c)).limit(FUZZY_FORMS)
+def _by_key(room: Any, filters: _Filters) -> Any:
+    """The forms of the keys handed over that may be among the FUZZY_FORMS most similar: those at least as similar as
+    the FUZZY_FORMS-th most similar form, which PostgreSQL finds reading the keys in order of similarity and stopping
+    there, where reading every form of every key grows with the names' bearers. When fewer forms hold the query,
+    those read are all of them."""
+    read = _key_forms(room, filters, FUZZY_NAME_THRESHOLD)
+    first = read.order_by(read.selected_columns.at).limit(FUZZY_FORMS).cte("most_similar_first")
+    filled = select(func.count()).select_from(first).scalar_subquery() == FUZZY_FORMS
+    least = select(func.min(first.c.similarity)).scalar_subquery()
+    return union_all(select(first).where(~filled), _key_forms(room, filters, least).where(filled)).subquery("by_key")
+
+
+def _most_similar(forms: Any) -> Select[Any]:
+    """The FUZZY_FORMS of `forms` (name forms with their similarity to the query) most similar to it (among equal
+    ones, by narrator, then `_form_order`), as fuzzy hits."""
+    score = _name_score(forms.c.similarity, forms.c.prior).label("score")
+    similar = select(*(forms.c[name] for name in FORM_COLUMNS)).add_columns(FUZZY.label("tier"), score)
+    return similar.order_by(forms.c.similarity.desc(), forms.c.narrator_id, *_form_order(forms.c)).limit(FUZZY_FORMS)
+
+
+def _similar(filters: _Filters, room: Any) -> list[Select[Any]]:
+    """The FUZZY_FORMS name forms of the query's script most similar to it (trigrams, FUZZY_NAME_THRESHOLD at least;
+    `_most_similar`), of those whose key holds it, two ways, exactly one of which runs: the forms of the keys handed
+    over, read by the key's B-tree (`_by_key`); or, when those keys are of another import than the live one, the
+    forms `query <% key` finds through the trigram index, the similarity computed once a form (a materialized
+    CTE)."""
+    f = t.narrator_search_form
+    query = param("query", String)
+    similarity = func.similarity(f.c.search_key, query).label("similarity")
+    scanned = select(*_form_columns(), similarity).where(room, f.c.script == param("script", String), ~_indexed())
+    scanned = _of_kept_narrators(scanned.where(query.bool_op("<%")(f.c.search_key)), filters)
+    compared = scanned.cte("scanned").prefix_with("MATERIALIZED")
+    kept = select(compared).where(compared.c.similarity >= FUZZY_NAME_THRESHOLD).subquery("scanned_similar")
+    return [_most_similar(_by_key(room, filters)), _most_similar(kept)]
 
 
 def _starting_with_skeleton() -> ColumnElement[bool]:
@@ -275,7 +303,7 @@ def _fuzzy_hits(skeleton: int, filters: _Filters, key_hits: Any, misspelt: bool)
     how many it has, up to MIN_SKELETON_PREFIX). None when neither is."""
     f = t.narrator_search_form
     room = and_(leaves_room(key_hits), f.c.narrator_id.not_in(select(key_hits.c.narrator_id)))
-    branches = [_similar(filters, and_(room, _misspelt(key_hits)))] if misspelt else []
+    branches = _similar(filters, and_(room, _misspelt(key_hits))) if misspelt else []
     if skeleton >= MIN_SKELETON:
         branches.append(_consonants(skeleton >= MIN_SKELETON_PREFIX, filters, room))
     return _best_of_each(union_all(*branches).subquery()).cte("fuzzy_hits") if branches else None
@@ -368,6 +396,7 @@ def _name_params(query: str, skeleton: str, scope: NarratorScope, similar: Simil
     return {
         "query": query,
         "similar_keys": similar.keys,
+        "similar_values": similar.similarities,
         "index_checksum": similar.checksum,
         "may_hold": similar.may_hold,
         "prefix": f"{escaped(query)} %",
