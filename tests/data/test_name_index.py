@@ -49,7 +49,7 @@ SIMILARITY = text(
     "SELECT similarity(search_key, :query) AS s FROM unnest(CAST(:keys AS text[])) WITH ORDINALITY AS k(search_key, at)"
     " ORDER BY at"
 )
-# The forms of each key the trigram branch keeps for a query, where the most that key holds
+# How many forms the trigram branch keeps for a query: those whose key holds it and is similar enough
 KEPT_FORMS = text(
     "SELECT count(*) FROM narrator_search_form WHERE script = :script AND :query <% search_key"
     " AND similarity(search_key, :query) >= :threshold"

@@ -44,6 +44,7 @@ from app.text import arabic, latin
 
 NAME_MATCH_WEIGHT = 0.6  # of a narrator score (not exact): the match; the rest is the prior
 FUZZY_FORMS = 100  # name forms each fuzzy branch reads at most (the most similar first)
+FORM_COLUMNS = ("narrator_id", "form", "script", "source_id", "source_key", "prior")  # what a hit keeps of its form
 SKELETON_CREDIT = 0.9  # what a name form whose consonants are all the query's counts for
 MIN_SKELETON = 3  # consonants a query needs before its consonants alone may match a name form
 MIN_SKELETON_PREFIX = 4  # consonants it needs before a name form may merely start with them ...
@@ -99,10 +100,6 @@ def _of_kept_narrators(forms: Select[Any], filters: _Filters) -> Select[Any]:
     if kept:
         forms = forms.where(t.narrator_search_form.c.narrator_id.in_(select(n.c.narrator_id).where(*kept)))
     return forms
-
-
-# What a hit keeps of its name form
-FORM_COLUMNS = ("narrator_id", "form", "script", "source_id", "source_key", "prior")
 
 
 def _form_columns() -> list[ColumnElement[Any]]:
@@ -203,7 +200,7 @@ def _indexed() -> ColumnElement[bool]:
     return LAST_CHECKSUM.scalar_subquery().is_not_distinct_from(param("index_checksum", String))
 
 
-def _handed_keys(least: Any) -> Any:
+def _handed_keys(least: float | ColumnElement[Any]) -> Any:
     """The keys the name index handed over (`:similar_keys`, app/data/search/name_index.py), the most similar to the
     query first (`at`), with their similarity (`:similar_values`, as pg_trgm computes it), that are `least` similar
     to it at least and hold it (`word_similarity_op` is `<%`, at the session's pg_trgm.word_similarity_threshold).
@@ -216,7 +213,7 @@ def _handed_keys(least: Any) -> Any:
     return select(handed).where(holds).subquery("handed")
 
 
-def _key_forms(room: Any, filters: _Filters, least: Any) -> Select[Any]:
+def _key_forms(room: Any, filters: _Filters, least: float | ColumnElement[Any]) -> Select[Any]:
     """The forms of the keys handed over that are `least` similar to the query at least (`_handed_keys`), with their
     similarity and their key's place (`at`), read by the key's B-tree."""
     f = t.narrator_search_form
